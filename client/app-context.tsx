@@ -1,0 +1,19 @@
+import { createContext, useContext } from 'react'
+import type { Locale } from '#shared/locales.ts'
+
+/** Facts about the current document, identical on server and client. */
+export type AppContextValue = {
+  locale: Locale
+  /** Absolute origin for canonical and alternate links (`APP_BASE_URL`). */
+  baseUrl: string
+  /** The year shown in the footer, fixed at render time so hydration matches. */
+  year: number
+}
+
+export const AppContext = createContext<AppContextValue | null>(null)
+
+export function useApp(): AppContextValue {
+  const value = useContext(AppContext)
+  if (!value) throw new Error('useApp() outside <AppContext>')
+  return value
+}

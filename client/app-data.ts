@@ -1,0 +1,35 @@
+import type { HydrationState } from 'react-router-dom'
+import type { LocaleResources } from '#shared/i18n.ts'
+import type { Locale } from '#shared/locales.ts'
+
+/** Files the document links: stylesheets, module chunks to preload, fonts to preload. */
+export type PageAssets = {
+  /** The client entry module, started by React's bootstrap `<script type="module">`. */
+  entry: string
+  styles: readonly string[]
+  modules: readonly string[]
+  fonts: readonly string[]
+}
+
+/** Everything the browser needs to hydrate, embedded as one JSON block (no inline script). */
+export type AppData = {
+  locale: Locale
+  baseUrl: string
+  year: number
+  assets: PageAssets
+  resources: LocaleResources
+  router: HydrationState
+}
+
+export const APP_DATA_ID = 'app-data'
+
+/**
+ * JSON for a `<script type="application/json">`: `<` is escaped so no `</script>` or `<!--`
+ * can end the block, and U+2028/U+2029 so the text is also valid JavaScript.
+ */
+export function serializeAppData(data: AppData): string {
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+}

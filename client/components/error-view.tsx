@@ -1,0 +1,76 @@
+import { useTranslation } from 'react-i18next'
+import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router-dom'
+import { useApp } from '../app-context.tsx'
+import { localizePath } from '#shared/locales.ts'
+import { ArrowRightIcon } from './icons.tsx'
+import { LocalizedLink } from './localized-link.tsx'
+import { PageMeta } from './page-meta.tsx'
+
+/**
+ * The 404 and 500 pages, rendered inside the site chrome by the boundary route. Internals of
+ * an error are never shown: the visitor sees a localized message and ways back.
+ */
+export function ErrorView() {
+  const error = useRouteError()
+  return isRouteErrorResponse(error) && error.status === 404 ? <NotFound /> : <ServerError />
+}
+
+function NotFound() {
+  const { t } = useTranslation()
+  const { locale } = useApp()
+  const { pathname } = useLocation()
+  const path = localizePath(locale, pathname)
+  const title = t('errors.notFoundTitle')
+  return (
+    <section className="error-page container">
+      <PageMeta title={title} description={title} isIndexable={false} />
+      <p className="error-code" aria-hidden="true">
+        404
+      </p>
+      <h1>{title}</h1>
+      <p className="error-message">{t('errors.notFoundMessage', { path })}</p>
+      <p>{t('errors.notFoundHint')}</p>
+      <ul className="error-links">
+        <li>
+          <LocalizedLink to="/" className="button button-primary">
+            {t('errors.backHome')}
+            <ArrowRightIcon />
+          </LocalizedLink>
+        </li>
+        <li>
+          <LocalizedLink to="/services" className="button button-secondary">
+            {t('nav.servicesOverview')}
+          </LocalizedLink>
+        </li>
+        <li>
+          <LocalizedLink to="/contact" className="button button-secondary">
+            {t('nav.contact')}
+          </LocalizedLink>
+        </li>
+      </ul>
+    </section>
+  )
+}
+
+function ServerError() {
+  const { t } = useTranslation()
+  const title = t('errors.serverErrorTitle')
+  return (
+    <section className="error-page container">
+      <PageMeta title={title} description={title} isIndexable={false} />
+      <p className="error-code" aria-hidden="true">
+        500
+      </p>
+      <h1>{title}</h1>
+      <p className="error-message">{t('errors.serverErrorMessage')}</p>
+      <ul className="error-links">
+        <li>
+          <LocalizedLink to="/" className="button button-primary" reloadDocument>
+            {t('errors.backHome')}
+            <ArrowRightIcon />
+          </LocalizedLink>
+        </li>
+      </ul>
+    </section>
+  )
+}

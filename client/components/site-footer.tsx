@@ -1,0 +1,102 @@
+import { useTranslation } from 'react-i18next'
+import { COMPANY } from '#shared/company.ts'
+import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
+import { useApp } from '../app-context.tsx'
+import { LogoMark, MailIcon, MapPinIcon, PhoneIcon } from './icons.tsx'
+import { LanguageSwitcher } from './language-switcher.tsx'
+import { LocalizedLink } from './localized-link.tsx'
+
+export function SiteFooter() {
+  const { t } = useTranslation()
+  const { year } = useApp()
+  const { address } = COMPANY
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <div className="footer-brand">
+          <LocalizedLink to="/" className="brand brand-inverse" aria-label={t('site.homeLink')}>
+            <LogoMark className="brand-mark" />
+            <span className="brand-name">{t('site.name')}</span>
+          </LocalizedLink>
+          <p>{t('footer.about')}</p>
+        </div>
+        <nav className="footer-col" aria-labelledby="footer-company">
+          <h2 id="footer-company" className="footer-heading">
+            {t('footer.companyHeading')}
+          </h2>
+          <ul>
+            <li>
+              <LocalizedLink to="/">{t('nav.home')}</LocalizedLink>
+            </li>
+            <li>
+              <LocalizedLink to="/services">{t('nav.servicesOverview')}</LocalizedLink>
+            </li>
+            {SERVICE_SLUGS.map((slug) => (
+              <li key={slug}>
+                <LocalizedLink to={servicePath(slug)}>{t(`services.${slug}`)}</LocalizedLink>
+              </li>
+            ))}
+            <li>
+              <LocalizedLink to="/about">{t('nav.about')}</LocalizedLink>
+            </li>
+            <li>
+              <LocalizedLink to="/contact">{t('nav.contact')}</LocalizedLink>
+            </li>
+          </ul>
+        </nav>
+        <nav className="footer-col" aria-labelledby="footer-legal">
+          <h2 id="footer-legal" className="footer-heading">
+            {t('footer.legalHeading')}
+          </h2>
+          <ul>
+            <li>
+              <LocalizedLink to="/privacy-policy">{t('footer.privacy')}</LocalizedLink>
+            </li>
+            <li>
+              <LocalizedLink to="/terms-of-service">{t('footer.terms')}</LocalizedLink>
+            </li>
+            <li>
+              <LocalizedLink to="/cookie-policy">{t('footer.cookies')}</LocalizedLink>
+            </li>
+            <li>
+              <LocalizedLink to="/imprint">{t('footer.imprint')}</LocalizedLink>
+            </li>
+          </ul>
+        </nav>
+        <div className="footer-col">
+          <h2 className="footer-heading">{t('footer.contactHeading')}</h2>
+          <ul className="footer-contact">
+            <li>
+              <MailIcon />
+              <a href={`mailto:${COMPANY.email}`}>
+                <span className="visually-hidden">{t('footer.email')}: </span>
+                {COMPANY.email}
+              </a>
+            </li>
+            <li>
+              <PhoneIcon />
+              <a href={`tel:${COMPANY.phone.replace(/[^+\d]/g, '')}`}>
+                <span className="visually-hidden">{t('footer.phone')}: </span>
+                {COMPANY.phone}
+              </a>
+            </li>
+            <li>
+              <MapPinIcon />
+              <address>
+                {COMPANY.legalName}
+                <br />
+                {address.street}
+                <br />
+                {address.postalCode} {address.city}
+              </address>
+            </li>
+          </ul>
+        </div>
+      </div>
+      <div className="container footer-bottom">
+        <p>{t('footer.rights', { year, company: COMPANY.legalName })}</p>
+        <LanguageSwitcher className="footer-langs" />
+      </div>
+    </footer>
+  )
+}

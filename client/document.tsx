@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react'
+import { preload, preloadModule } from 'react-dom'
+import { AppContext } from './app-context.tsx'
+import { APP_DATA_ID, type AppData } from './app-data.ts'
+
+type DocumentProps = {
+  data: AppData
+  /** The serialized `data`, rendered verbatim so the block hydrates unchanged. */
+  json: string
+  children: ReactNode
+}
+
+/** The whole HTML document. React hoists page titles, meta and links into its `<head>`. */
+export function Document({ data, json, children }: DocumentProps) {
+  const { assets } = data
+  for (const href of assets.modules) preloadModule(href, { as: 'script' })
+  for (const href of assets.fonts) {
+    preload(href, { as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' })
+  }
+  return (
+    <html lang={data.locale} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light" />
+        <meta name="theme-color" content="#0d2a43" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/site.webmanifest" />
+        {assets.styles.map((href) => (
+          <link key={href} rel="stylesheet" href={href} precedence="default" />
+        ))}
+      </head>
+      <body>
+        <AppContext value={{ locale: data.locale, baseUrl: data.baseUrl, year: data.year }}>
+          {children}
+        </AppContext>
+        <script
+          type="application/json"
+          id={APP_DATA_ID}
+          // JSON, not executable: allowed under a CSP without 'unsafe-inline'.
+          dangerouslySetInnerHTML={{ __html: json }}
+        />
+      </body>
+    </html>
+  )
+}

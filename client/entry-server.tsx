@@ -1,0 +1,166 @@
+import { PassThrough, type Readable } from 'node:stream'
+import type { i18n as I18n } from 'i18next'
+import { renderToPipeableStream } from 'react-dom/server'
+import { I18nextProvider } from 'react-i18next'
+import {
+  createStaticHandler,
+  createStaticRouter,
+  isRouteErrorResponse,
+  StaticRouterProvider,
+  type HydrationState,
+  type StaticHandlerContext,
+} from 'react-router-dom'
+import type { LocaleResources, Namespace } from '#shared/i18n.ts'
+import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
+import { serializeAppData, type AppData, type PageAssets } from './app-data.ts'
+import { Document } from './document.tsx'
+import { BOUNDARY_ROUTE_ID, createRoutes, type PageHandle } from './routes.tsx'
+
+/**
+ * The only client module the server imports: renders one request to a stream. Status, headers
+ * and redirects are settled before the first byte is sent.
+ */
+
+/** Resolves the files a page needs from the build (or, in development, from Vite). */
+export type AssetResolver = (sources: readonly string[]) => PageAssets
+
+export type RenderOptions = {
+  /** Fetch request for the router; its URL carries the site's own origin. */
+  request: Request
+  locale: Locale
+  /** Per-request i18next instance with every namespace of `locale` loaded. */
+  i18n: I18n
+  assets: AssetResolver
+  baseUrl: string
+  /** Wait for the whole document before sending (crawlers); people get the shell at once. */
+  waitForAll: boolean
+  timeoutMs: number
+  onError: (error: unknown) => void
+}
+
+export type RenderResult =
+  | { kind: 'redirect'; status: number; location: string }
+  | { kind: 'document'; status: number; headers: Headers; body: Readable }
+
+const routes = createRoutes({ loadNamespaces: () => Promise.resolve() })
+const handlers = Object.fromEntries(
+  LOCALES.map((locale) => [
+    locale,
+    createStaticHandler(routes, { basename: localeBasename(locale) || '/' }),
+  ]),
+) as Record<Locale, ReturnType<typeof createStaticHandler>>
+
+export async function render(options: RenderOptions): Promise<RenderResult> {
+  const handler = handlers[options.locale]
+  const context = await handler.query(options.request)
+  if (context instanceof Response) {
+    return {
+      kind: 'redirect',
+      status: context.status,
+      location: context.headers.get('Location') ?? '/',
+    }
+  }
+  try {
+    return await renderDocument(handler, context, options)
+  } catch (error) {
+    // The shell failed (an error while rendering a page): render the 500 page in its place.
+    options.onError(error)
+    return renderDocument(handler, internalErrorContext(context), options)
+  }
+}
+
+function internalErrorContext(context: StaticHandlerContext): StaticHandlerContext {
+  return {
+    ...context,
+    statusCode: 500,
+    loaderData: {},
+    actionData: null,
+    errors: { [BOUNDARY_ROUTE_ID]: new Error('Internal Server Error') },
+  }
+}
+
+function pageHandles(context: StaticHandlerContext): PageHandle[] {
+  return context.matches
+    .map((match) => match.route.handle as PageHandle | undefined)
+    .filter((handle): handle is PageHandle => handle !== undefined)
+}
+
+function resourcesFor(i18n: I18n, locale: Locale, namespaces: readonly Namespace[]) {
+  const resources: LocaleResources = {}
+  for (const ns of namespaces) {
+    resources[ns] = i18n.getResourceBundle(locale, ns) as Record<string, unknown>
+  }
+  return resources
+}
+
+/** Route errors in the form the browser router deserializes; never with internals. */
+function serializeErrors(errors: StaticHandlerContext['errors']): HydrationState['errors'] {
+  if (!errors) return null
+  const serialized: Record<string, unknown> = {}
+  for (const [routeId, error] of Object.entries(errors)) {
+    serialized[routeId] = isRouteErrorResponse(error)
+      ? { ...error, __type: 'RouteErrorResponse' }
+      : { message: 'Internal Server Error', __type: 'Error' }
+  }
+  return serialized
+}
+
+function renderDocument(
+  handler: ReturnType<typeof createStaticHandler>,
+  context: StaticHandlerContext,
+  options: RenderOptions,
+): Promise<RenderResult> {
+  const { locale, i18n } = options
+  const handles = context.errors ? [] : pageHandles(context)
+  const data: AppData = {
+    locale,
+    baseUrl: options.baseUrl,
+    year: new Date().getFullYear(),
+    assets: options.assets(handles.map((handle) => handle.source)),
+    resources: resourcesFor(i18n, locale, ['common', ...handles.flatMap((h) => h.namespaces)]),
+    router: {
+      loaderData: context.loaderData,
+      actionData: context.actionData,
+      errors: serializeErrors(context.errors),
+    },
+  }
+  const router = createStaticRouter(handler.dataRoutes, context)
+  const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })
+  for (const loaderHeaders of Object.values(context.loaderHeaders)) {
+    loaderHeaders.forEach((value, name) => headers.set(name, value))
+  }
+
+  return new Promise((resolve, reject) => {
+    const body = new PassThrough()
+    let isSettled = false
+    const ready = () => {
+      isSettled = true
+      resolve({ kind: 'document', status: context.statusCode, headers, body })
+      pipe(body)
+    }
+    const { pipe, abort } = renderToPipeableStream(
+      <I18nextProvider i18n={i18n}>
+        <Document data={data} json={serializeAppData(data)}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </Document>
+      </I18nextProvider>,
+      {
+        bootstrapModules: [data.assets.entry],
+        onShellReady: options.waitForAll ? undefined : ready,
+        onAllReady: options.waitForAll ? ready : undefined,
+        onShellError(error) {
+          isSettled = true
+          clearTimeout(timer)
+          reject(error instanceof Error ? error : new Error(String(error)))
+        },
+        onError(error) {
+          // After the shell: logged; React finishes the document as well as it can.
+          if (isSettled) options.onError(error)
+        },
+      },
+    )
+    const timer = setTimeout(() => abort(new Error('Render timed out')), options.timeoutMs)
+    body.once('close', () => clearTimeout(timer))
+    body.once('end', () => clearTimeout(timer))
+  })
+}

@@ -1,0 +1,38 @@
+import { createInstance, type i18n as I18n } from 'i18next'
+import { initReactI18next } from 'react-i18next'
+import { I18N_BASE_OPTIONS, type LocaleResources, type Namespace } from '#shared/i18n.ts'
+import type { Locale } from '#shared/locales.ts'
+
+type JsonModule = { default: Record<string, unknown> }
+
+// One small chunk per locale and namespace: the browser only loads what the page needs.
+const bundles = import.meta.glob<JsonModule>('../locales/*/*.json')
+
+/** The browser's instance, initialised synchronously from the texts embedded in the page. */
+export function createClientI18n(locale: Locale, resources: LocaleResources): I18n {
+  const i18n = createInstance()
+  void i18n.use(initReactI18next).init({
+    ...I18N_BASE_OPTIONS,
+    lng: locale,
+    ns: Object.keys(resources),
+    resources: { [locale]: resources },
+    partialBundledLanguages: true,
+    react: { useSuspense: false },
+  })
+  return i18n
+}
+
+/** Add the namespaces a page needs that the page did not embed (client-side navigation). */
+export async function loadNamespaces(i18n: I18n, namespaces: readonly Namespace[]): Promise<void> {
+  const locale = i18n.language
+  await Promise.all(
+    namespaces
+      .filter((ns) => !i18n.hasResourceBundle(locale, ns))
+      .map(async (ns) => {
+        const load = bundles[`../locales/${locale}/${ns}.json`]
+        if (!load) throw new Error(`Missing locale bundle ${locale}/${ns}`)
+        const bundle = await load()
+        i18n.addResourceBundle(locale, ns, bundle.default, true, true)
+      }),
+  )
+}

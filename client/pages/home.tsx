@@ -1,0 +1,178 @@
+import { useTranslation } from 'react-i18next'
+import { FEATURES, HOME_SERVICES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
+import { servicePath } from '#shared/routes.ts'
+import { ContactForm } from '../components/contact-form.tsx'
+import { HeroIllustration } from '../components/hero-illustration.tsx'
+import {
+  ArrowRightIcon,
+  LayersIcon,
+  RouteIcon,
+  ServerIcon,
+  ShieldIcon,
+  UsersIcon,
+} from '../components/icons.tsx'
+import { LocalizedLink } from '../components/localized-link.tsx'
+import { PageMeta } from '../components/page-meta.tsx'
+import { ServiceIcon } from '../components/service-icon.tsx'
+
+const FEATURE_ICONS = {
+  germanBased: ServerIcon,
+  cdnProtected: ShieldIcon,
+  oneInterface: LayersIcon,
+  expertTeam: UsersIcon,
+  aToZ: RouteIcon,
+}
+
+export function HomePage() {
+  const { t } = useTranslation('home')
+  const { t: tc } = useTranslation()
+  return (
+    <>
+      <PageMeta title={t('meta.title')} description={t('meta.description')} />
+
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container hero-grid">
+          <div className="hero-copy">
+            <p className="eyebrow">{t('hero.eyebrow')}</p>
+            <h1 id="hero-title">{t('hero.title')}</h1>
+            <p className="hero-lead">{t('hero.lead')}</p>
+            <div className="hero-actions">
+              <LocalizedLink to="/contact" className="button button-primary button-large">
+                {t('hero.primaryCta')}
+                <ArrowRightIcon />
+              </LocalizedLink>
+              <LocalizedLink to="/services" className="button button-ghost button-large">
+                {t('hero.secondaryCta')}
+              </LocalizedLink>
+            </div>
+          </div>
+          <HeroIllustration />
+        </div>
+      </section>
+
+      <section className="partners" aria-labelledby="partners-title">
+        <div className="container">
+          <h2 id="partners-title" className="partners-title">
+            {t('partners.heading')}
+          </h2>
+          <ul className="partner-list">
+            {PARTNERS.map((name) => (
+              <li key={name} className="partner-wordmark">
+                {name}
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="features-title">
+        <div className="container">
+          <header className="section-header">
+            <h2 id="features-title">{t('features.heading')}</h2>
+            <p>{t('features.intro')}</p>
+          </header>
+          <ul className="feature-grid">
+            {FEATURES.map((key) => {
+              const Icon = FEATURE_ICONS[key]
+              return (
+                <li key={key} className="feature-card">
+                  <span className="icon-badge">
+                    <Icon />
+                  </span>
+                  <h3>{t(`features.${key}.title`)}</h3>
+                  <p>{t(`features.${key}.text`)}</p>
+                </li>
+              )
+            })}
+          </ul>
+        </div>
+      </section>
+
+      <section className="stats-band" aria-labelledby="stats-title">
+        <div className="container">
+          <h2 id="stats-title" className="visually-hidden">
+            {t('stats.heading')}
+          </h2>
+          <dl className="stats-grid">
+            {STATS.map(({ key, value }) => (
+              <div key={key} className="stat">
+                <dt>{t(`stats.${key}`)}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      </section>
+
+      <section className="section section-muted" aria-labelledby="services-title">
+        <div className="container">
+          <header className="section-header">
+            <h2 id="services-title">{t('services.heading')}</h2>
+            <p>{t('services.intro')}</p>
+          </header>
+          <ul className="service-grid">
+            {HOME_SERVICES.map((slug) => (
+              <li key={slug} className="service-card">
+                <span className="icon-badge">
+                  <ServiceIcon slug={slug} />
+                </span>
+                <h3>{tc(`services.${slug}`)}</h3>
+                <p>{t(`services.${slug}`)}</p>
+                <LocalizedLink to={servicePath(slug)} className="text-link">
+                  {t('services.learnMore')}
+                  {/* The link's name starts with its visible text and says where it leads. */}
+                  <span className="visually-hidden">: {tc(`services.${slug}`)}</span>
+                  <ArrowRightIcon />
+                </LocalizedLink>
+              </li>
+            ))}
+          </ul>
+          <p className="section-footer">
+            <LocalizedLink to="/services" className="button button-secondary">
+              {t('services.viewAll')}
+              <ArrowRightIcon />
+            </LocalizedLink>
+          </p>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="testimonials-title">
+        <div className="container">
+          <header className="section-header">
+            <h2 id="testimonials-title">{t('testimonials.heading')}</h2>
+          </header>
+          <ul className="testimonial-grid">
+            {TESTIMONIALS.map(({ key, name, initials }) => (
+              <li key={key}>
+                <figure className="testimonial">
+                  <blockquote>
+                    <p>{t(`testimonials.${key}.quote`)}</p>
+                  </blockquote>
+                  <figcaption>
+                    <span className="avatar" aria-hidden="true">
+                      {initials}
+                    </span>
+                    <span>
+                      <strong>{name}</strong>
+                      <span className="testimonial-role">{t(`testimonials.${key}.role`)}</span>
+                    </span>
+                  </figcaption>
+                </figure>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section-contact" aria-labelledby="contact-title">
+        <div className="container contact-grid">
+          <header className="contact-intro">
+            <h2 id="contact-title">{t('contact.heading')}</h2>
+            <p>{t('contact.intro')}</p>
+          </header>
+          <ContactForm variant="short" />
+        </div>
+      </section>
+    </>
+  )
+}

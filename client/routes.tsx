@@ -1,0 +1,83 @@
+import type { ComponentType } from 'react'
+import { data, type RouteObject } from 'react-router-dom'
+import type { Namespace } from '#shared/i18n.ts'
+import { PAGES, type PageId } from '#shared/routes.ts'
+import { ErrorView } from './components/error-view.tsx'
+import { Layout } from './root.tsx'
+
+/** What a page route carries for the server (texts to embed, chunk to preload) and the client. */
+export type PageHandle = {
+  /** i18next namespaces the page reads besides `common`. */
+  namespaces: readonly Namespace[]
+  /** The page module's source path, the key of its chunk in Vite's manifest. */
+  source: string
+}
+
+type PageModule = {
+  source: string
+  namespaces: readonly Namespace[]
+  load: () => Promise<ComponentType>
+}
+
+/**
+ * Page modules delivered so far, keyed by the route table's ids. A path of the route table
+ * without a module here renders the localized 404 page, never a placeholder.
+ */
+const PAGE_MODULES: Partial<Record<PageId, PageModule>> = {
+  home: {
+    source: 'client/pages/home.tsx',
+    namespaces: ['home'],
+    load: () => import('./pages/home.tsx').then((module) => module.HomePage),
+  },
+}
+
+export const ROOT_ROUTE_ID = 'root'
+/** The route whose error boundary renders 404 and 500 pages inside the site chrome. */
+export const BOUNDARY_ROUTE_ID = 'boundary'
+export const NOT_FOUND_ROUTE_ID = 'not-found'
+
+type RouteOptions = {
+  /** Makes a page's namespaces available before it renders (the server has them all). */
+  loadNamespaces: (namespaces: readonly Namespace[]) => Promise<void>
+}
+
+function notFoundLoader(): never {
+  // `statusText` must be explicit, or the router reports "Internal Server Error".
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- the router's 404 protocol
+  throw data(null, { status: 404, statusText: 'Not Found' })
+}
+
+function NoPage() {
+  return null
+}
+
+export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
+  const pageRoutes = PAGES.flatMap((page): RouteObject[] => {
+    const module = PAGE_MODULES[page.id]
+    if (!module) return []
+    const handle: PageHandle = { namespaces: module.namespaces, source: module.source }
+    const lazy = async () => {
+      const [Component] = await Promise.all([module.load(), loadNamespaces(module.namespaces)])
+      return { Component }
+    }
+    return page.path === '/'
+      ? [{ id: page.id, index: true, handle, lazy }]
+      : [{ id: page.id, path: page.path.slice(1), handle, lazy }]
+  })
+  return [
+    {
+      id: ROOT_ROUTE_ID,
+      Component: Layout,
+      children: [
+        {
+          id: BOUNDARY_ROUTE_ID,
+          ErrorBoundary: ErrorView,
+          children: [
+            ...pageRoutes,
+            { id: NOT_FOUND_ROUTE_ID, path: '*', loader: notFoundLoader, Component: NoPage },
+          ],
+        },
+      ],
+    },
+  ]
+}

@@ -1,0 +1,126 @@
+import { join } from 'node:path'
+import fastifyHelmet from '@fastify/helmet'
+import Fastify, {
+  LogController,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify'
+import type { Config } from './config.ts'
+import { i18nPlugin } from './plugins/i18n.ts'
+import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
+import { staticAssetsPlugin } from './plugins/static-assets.ts'
+import { healthRoutes } from './routes/health.ts'
+import { pageRoutes, renderPage, sendFallbackError } from './routes/pages.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+    /** True from SIGTERM on: readiness fails so the ingress stops sending traffic. */
+    isShuttingDown: boolean
+  }
+}
+
+export type AppOverrides = {
+  /** Folder with the build output (default `dist/` of the project). */
+  distDir?: string
+  localesDir?: string
+  logger?: FastifyServerOptions['logger']
+  wrapRenderer?: (renderer: Renderer) => Renderer
+}
+
+const ROOT = join(import.meta.dirname, '..')
+
+function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.LOG_LEVEL,
+    // Never log cookies, credentials or what visitors typed.
+    redact: {
+      paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      remove: true,
+    },
+  }
+}
+
+/** Builds the application; never listens (tests call `inject`, `main.ts` listens). */
+export async function buildApp(config: Config, overrides: AppOverrides = {}) {
+  const distDir = overrides.distDir ?? join(ROOT, 'dist')
+  const app: FastifyInstance = Fastify({
+    logger: overrides.logger ?? loggerOptions(config),
+    // Fastify's two lines per request are replaced by one in the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: 'x-request-id',
+    requestTimeout: 30_000,
+    connectionTimeout: 30_000,
+    keepAliveTimeout: 72_000,
+    bodyLimit: 64 * 1024,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  })
+
+  app.decorate('config', config)
+  app.decorate('isShuttingDown', false)
+
+  // One log line per request, with the outcome; never bodies or cookies.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request completed',
+    )
+  })
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+  })
+  await app.register(staticAssetsPlugin, { clientDir: join(distDir, 'client') })
+  await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })
+  await app.register(rendererPlugin, { distDir, wrap: overrides.wrapRenderer })
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
+    if (status >= 500) request.log.error({ err: error }, 'request failed')
+    if (request.url.startsWith('/api/') || status < 500) {
+      return reply
+        .code(status)
+        .send({ error: status >= 500 ? 'Internal Server Error' : error.message })
+    }
+    return sendFallbackError(app, request, reply, 500)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/')) {
+      return reply.code(404).send({ error: 'Not Found' })
+    }
+    // Other methods on page paths: the localized 404 page without React's router.
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return sendFallbackError(app, request, reply, 404)
+    }
+    return renderPage(app, request, reply)
+  })
+
+  await app.register(healthRoutes)
+  await app.register(pageRoutes)
+  return app
+}

@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import fp from 'fastify-plugin'
+import type * as EntryServer from '#client/entry-server.tsx'
+import { createAssetResolver, loadManifest, type AssetResolver } from '../render/assets.ts'
+
+export type BuildInfo = { id: string; timestamp: number }
+
+export type Renderer = {
+  render: typeof EntryServer.render
+  assets: AssetResolver
+  build: BuildInfo
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    renderer: Renderer
+  }
+}
+
+export type RendererPluginOptions = {
+  /** Output of `npm run build`: `client/`, `server/` and `build-info.json`. */
+  distDir: string
+  /** Lets tests wrap the real renderer (to force a render error, say). */
+  wrap?: (renderer: Renderer) => Renderer
+}
+
+/** Loads the built server entry and the client manifest once, at start. */
+export async function loadRenderer(distDir: string): Promise<Renderer> {
+  const entryPath = join(distDir, 'server', 'entry-server.js')
+  const entry = (await import(pathToFileURL(entryPath).href)) as typeof EntryServer
+  const manifest = await loadManifest(join(distDir, 'client', '.vite', 'manifest.json'))
+  const build = JSON.parse(await readFile(join(distDir, 'build-info.json'), 'utf8')) as BuildInfo
+  return { render: entry.render, assets: createAssetResolver(manifest), build }
+}
+
+export const rendererPlugin = fp<RendererPluginOptions>(
+  async (app, { distDir, wrap }) => {
+    let renderer: Renderer
+    try {
+      renderer = await loadRenderer(distDir)
+    } catch (error) {
+      throw new Error(`No usable build in ${distDir}: run \`npm run build\` first`, {
+        cause: error,
+      })
+    }
+    app.decorate('renderer', wrap ? wrap(renderer) : renderer)
+  },
+  { name: 'renderer' },
+)

@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises'
+import type { PageAssets } from '#client/app-data.ts'
+
+/** One entry of Vite's `.vite/manifest.json`. */
+type ManifestChunk = {
+  file: string
+  src?: string
+  isEntry?: boolean
+  imports?: string[]
+  css?: string[]
+  assets?: string[]
+}
+type Manifest = Record<string, ManifestChunk>
+
+export const CLIENT_ENTRY = 'client/entry-client.tsx'
+/** The font file the first view needs (Latin); latin-ext loads on demand for Polish. */
+const PRELOAD_FONT = /inter-latin-wght-normal-[\w-]+\.woff2$/
+
+export type AssetResolver = (sources: readonly string[]) => PageAssets
+
+/**
+ * Map page sources to the hashed files of the build: the entry with its static imports and CSS,
+ * plus each page chunk with its imports and CSS, so the browser fetches them in parallel.
+ */
+export function createAssetResolver(manifest: Manifest, base = '/'): AssetResolver {
+  const url = (file: string) => `${base}${file}`
+  const entry = manifest[CLIENT_ENTRY]
+  if (!entry) throw new Error(`The client manifest has no ${CLIENT_ENTRY}; run the build`)
+  const font = Object.values(manifest)
+    .flatMap((chunk) => chunk.assets ?? [])
+    .find((file) => PRELOAD_FONT.test(file))
+
+  function collect(key: string, modules: Set<string>, styles: Set<string>) {
+    const chunk = manifest[key]
+    if (!chunk || modules.has(chunk.file)) return
+    modules.add(chunk.file)
+    for (const css of chunk.css ?? []) styles.add(css)
+    for (const imported of chunk.imports ?? []) collect(imported, modules, styles)
+  }
+
+  return (sources) => {
+    const modules = new Set<string>()
+    const styles = new Set<string>()
+    for (const key of [CLIENT_ENTRY, ...sources]) collect(key, modules, styles)
+    modules.delete(entry.file)
+    return {
+      entry: url(entry.file),
+      modules: [...modules].map(url),
+      styles: [...styles].map(url),
+      fonts: font ? [url(font)] : [],
+    }
+  }
+}
+
+export async function loadManifest(path: string): Promise<Manifest> {
+  return JSON.parse(await readFile(path, 'utf8')) as Manifest
+}

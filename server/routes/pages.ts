@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isbot } from 'isbot'
+import { localeFromPath } from '#shared/locales.ts'
+import { fallbackErrorHtml } from '../render/fallback.ts'
+
+/** Fetch `Request` for the router: our own origin (never the Host header) plus the path. */
+function toFetchRequest(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+  const url = new URL(request.url, app.config.APP_BASE_URL)
+  const controller = new AbortController()
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort()
+  })
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+    else if (value !== undefined) headers.set(name, value)
+  }
+  return new Request(url, { method: 'GET', headers, signal: controller.signal })
+}
+
+/** Render the page for a request's path; the reply streams React's output. */
+export async function renderPage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const fetchRequest = toFetchRequest(app, request, reply)
+  const locale = localeFromPath(new URL(fetchRequest.url).pathname)
+  const result = await app.renderer.render({
+    request: fetchRequest,
+    locale,
+    i18n: app.i18nFor(locale),
+    assets: app.renderer.assets,
+    baseUrl: app.config.APP_BASE_URL,
+    waitForAll: isbot(request.headers['user-agent'] ?? ''),
+    timeoutMs: app.config.RENDER_TIMEOUT_MS,
+    onError: (error) => request.log.error({ err: error }, 'render failed'),
+  })
+  if (result.kind === 'redirect') {
+    return reply.redirect(result.location, result.status)
+  }
+  reply.code(result.status)
+  for (const [name, value] of result.headers) reply.header(name, value)
+  reply.header('Cache-Control', 'no-cache')
+  return reply.send(result.body)
+}
+
+/** The error page when even React could not render: static, localized, no internals. */
+export function sendFallbackError(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: 404 | 500,
+) {
+  const path = new URL(request.url, app.config.APP_BASE_URL).pathname
+  const locale = localeFromPath(path)
+  const styles = app.hasDecorator('renderer') ? app.renderer.assets([]).styles : []
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .send(fallbackErrorHtml({ i18n: app.i18n, locale, status, path, styles }))
+}
+
+/** Catch-all: every GET that no other route claims is a page (or the localized 404 page). */
+export async function pageRoutes(app: FastifyInstance) {
+  app.get('/*', (request, reply) =>
+    request.url.startsWith('/api/') ? reply.callNotFound() : renderPage(app, request, reply),
+  )
+}

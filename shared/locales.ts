@@ -1,0 +1,52 @@
+/** The site's languages. English is the default and lives unprefixed; the others under `/{code}`. */
+export const LOCALES = ['en', 'de', 'pl'] as const
+
+export type Locale = (typeof LOCALES)[number]
+
+export const DEFAULT_LOCALE: Locale = 'en'
+
+type LocaleInfo = {
+  /** BCP 47 tag used for `og:locale` and `Intl` formatting. */
+  readonly iso: string
+  /** The language's name in its own language, as shown in the switcher. */
+  readonly name: string
+}
+
+export const LOCALE_INFO: Readonly<Record<Locale, LocaleInfo>> = {
+  en: { iso: 'en-US', name: 'English' },
+  de: { iso: 'de-DE', name: 'Deutsch' },
+  pl: { iso: 'pl-PL', name: 'Polski' },
+}
+
+/** Cookie that remembers a language the visitor picked in the switcher (DESIGN.md 4). */
+export const LOCALE_COOKIE = 'i18n_redirected'
+export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value)
+}
+
+/** The router basename of a locale: '' for English, '/de' and '/pl' otherwise. */
+export function localeBasename(locale: Locale): string {
+  return locale === DEFAULT_LOCALE ? '' : `/${locale}`
+}
+
+/** Which locale a pathname belongs to: `/de` and `/de/...` are German, everything else English. */
+export function localeFromPath(pathname: string): Locale {
+  const first = pathname.split('/')[1] ?? ''
+  return isLocale(first) && first !== DEFAULT_LOCALE ? first : DEFAULT_LOCALE
+}
+
+/** Prefix an unprefixed site path (`/about`) with a locale: `/de/about`; `/` becomes `/de`. */
+export function localizePath(locale: Locale, path: string): string {
+  const base = localeBasename(locale)
+  if (base === '') return path
+  return path === '/' ? base : `${base}${path}`
+}
+
+/** Strip the locale prefix of a pathname: `/de/about` → `/about`, `/de` → `/`. */
+export function unlocalizePath(pathname: string): string {
+  const base = localeBasename(localeFromPath(pathname))
+  const rest = pathname.slice(base.length)
+  return rest === '' ? '/' : rest
+}

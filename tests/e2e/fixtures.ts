@@ -1,0 +1,46 @@
+import { test as base, expect, type Page } from '@playwright/test'
+
+/**
+ * Fixtures for every browser test:
+ * - `offsite`: any request that leaves the test server's origin is aborted and fails the test;
+ * - `problems`: console errors and warnings, page errors and CSP violations fail the test.
+ */
+export const test = base.extend<{ offsite: string[]; problems: string[] }>({
+  offsite: [
+    async ({ context, baseURL }, use) => {
+      const allowed = new URL(baseURL ?? 'http://127.0.0.1').origin
+      const offsite: string[] = []
+      await context.route(
+        (url) => /^(https?|wss?):$/.test(url.protocol) && url.origin !== allowed,
+        (route) => {
+          offsite.push(route.request().url())
+          return route.abort('blockedbyclient')
+        },
+      )
+      await use(offsite)
+      expect(offsite, 'requests that tried to leave the test server').toEqual([])
+    },
+    { auto: true },
+  ],
+  problems: [
+    async ({ page }, use) => {
+      const problems: string[] = []
+      page.on('console', (message) => {
+        if (message.type() === 'error' || message.type() === 'warning') {
+          problems.push(`${message.type()}: ${message.text()}`)
+        }
+      })
+      page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+      await use(problems)
+      expect(problems, 'console errors, warnings and page errors').toEqual([])
+    },
+    { auto: true },
+  ],
+})
+
+/** Resolves once React has hydrated the document (the layout marks `<html>`). */
+export async function waitForHydration(page: Page) {
+  await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
+}
+
+export { expect }

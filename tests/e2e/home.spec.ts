@@ -1,0 +1,118 @@
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+const HOME = [
+  { path: '/', lang: 'en', heading: /Modern IT that runs your business/, cta: 'Start your modernization' },
+  { path: '/de', lang: 'de', heading: /Moderne IT/, cta: 'Modernisierung starten' },
+  { path: '/pl', lang: 'pl', heading: /Nowoczesne IT/, cta: 'Rozpocznij modernizację' },
+] as const
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+
+for (const { path, lang, heading, cta } of HOME) {
+  test(`home page ${path} hydrates cleanly in ${lang}`, async ({ page }) => {
+    await page.goto(path)
+    await waitForHydration(page)
+    await expect(page.locator('html')).toHaveAttribute('lang', lang)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
+    await expect(page.getByRole('link', { name: cta })).toBeVisible()
+    // The whole home page: partner banner, five features, four stats, six services, three
+    // testimonials and the contact form.
+    await expect(page.locator('.partner-wordmark')).toHaveCount(6)
+    await expect(page.locator('.feature-card')).toHaveCount(5)
+    await expect(page.locator('.stat')).toHaveCount(4)
+    await expect(page.locator('.service-card')).toHaveCount(6)
+    await expect(page.locator('.testimonial')).toHaveCount(3)
+    await expect(page.locator('form[action="/api/contact"][method="post"]')).toBeVisible()
+  })
+
+  test(`home page ${path} has no axe violations`, async ({ page }) => {
+    await page.goto(path)
+    await waitForHydration(page)
+    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+  })
+}
+
+test('the 404 page has no axe violations', async ({ page, problems }) => {
+  await page.goto('/de/gibt-es-nicht')
+  await waitForHydration(page)
+  // The browser reports the document's own 404 status; that is the point here.
+  expect(problems).toEqual([expect.stringContaining('status of 404')])
+  problems.length = 0
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Seite nicht gefunden')
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
+  expect(results.violations.map((v) => v.id)).toEqual([])
+})
+
+test('navigates between pages in the browser without reloading the document', async ({ page }) => {
+  await page.goto('/de')
+  await waitForHydration(page)
+  await page.evaluate(() => {
+    ;(window as unknown as { marker: string }).marker = 'still here'
+  })
+
+  await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Über uns' }).click()
+  await expect(page).toHaveURL(/\/de\/about$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Seite nicht gefunden')
+  await expect(page).toHaveTitle('Seite nicht gefunden')
+
+  await page.getByRole('link', { name: 'Zurück zur Startseite' }).click()
+  await expect(page).toHaveURL(/\/de$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Moderne IT/)
+  await expect(page).toHaveTitle(/IT-Modernisierung/)
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('still here')
+})
+
+test('the language switcher leads to the same page in another language', async ({ page }) => {
+  await page.goto('/')
+  await waitForHydration(page)
+  const switcher = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('list', { name: 'Choose language' })
+  await switcher.getByRole('link', { name: 'Polski' }).click()
+  await expect(page).toHaveURL(/\/pl$/)
+  await expect(page.locator('html')).toHaveAttribute('lang', 'pl')
+  await waitForHydration(page)
+})
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true })
+
+  test('the menu opens and closes by keyboard', async ({ page }) => {
+    await page.goto('/')
+    await waitForHydration(page)
+    const nav = page.getByRole('navigation', { name: 'Main navigation' })
+    const toggle = page.getByRole('button', { name: 'Open menu' })
+    await expect(nav).toBeHidden()
+
+    await toggle.focus()
+    await page.keyboard.press('Enter')
+    await expect(nav).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true')
+
+    // The services submenu inside opens with the keyboard too.
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await expect(page.getByRole('button', { name: 'Show services' })).toBeFocused()
+    await page.keyboard.press('Enter')
+    await expect(nav.getByRole('link', { name: 'Cloud Infrastructure' })).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(nav.getByRole('link', { name: 'Cloud Infrastructure' })).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Show services' })).toBeFocused()
+
+    await page.keyboard.press('Escape')
+    await expect(nav).toBeHidden()
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeFocused()
+  })
+
+  test('the menu opens by touch and closes after choosing a page', async ({ page }) => {
+    await page.goto('/pl')
+    await waitForHydration(page)
+    await page.getByRole('button', { name: 'Otwórz menu' }).tap()
+    const nav = page.getByRole('navigation', { name: 'Nawigacja główna' })
+    await expect(nav).toBeVisible()
+    await nav.getByRole('link', { name: 'Kontakt' }).tap()
+    await expect(page).toHaveURL(/\/pl\/contact$/)
+    await expect(nav).toBeHidden()
+  })
+})

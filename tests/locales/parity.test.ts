@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { NAMESPACES } from '#shared/i18n.ts'
+import { LOCALES } from '#shared/locales.ts'
+
+/**
+ * English is the source of truth: German and Polish must have exactly its keys, the same
+ * placeholders and tags, the plural forms their language needs, and no empty strings.
+ */
+const LOCALES_DIR = join(import.meta.dirname, '..', '..', 'locales')
+const PLURAL_SUFFIXES = ['_zero', '_one', '_two', '_few', '_many', '_other'] as const
+
+type Tree = { [key: string]: string | Tree }
+
+function read(locale: string, ns: string): Tree {
+  return JSON.parse(readFileSync(join(LOCALES_DIR, locale, `${ns}.json`), 'utf8')) as Tree
+}
+
+function flatten(tree: Tree, prefix = ''): Map<string, string> {
+  const entries = new Map<string, string>()
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key
+    if (typeof value === 'string') entries.set(path, value)
+    else for (const [k, v] of flatten(value, path)) entries.set(k, v)
+  }
+  return entries
+}
+
+function pluralBase(key: string) {
+  const suffix = PLURAL_SUFFIXES.find((candidate) => key.endsWith(candidate))
+  return suffix ? key.slice(0, -suffix.length) : null
+}
+
+/** Keys with plural suffixes collapse to their base: languages need different forms. */
+function comparableKeys(entries: Map<string, string>) {
+  return [...new Set([...entries.keys()].map((key) => pluralBase(key) ?? key))].sort()
+}
+
+function markers(text: string) {
+  const placeholders = text.match(/\{\{\s*[\w.]+\s*\}\}/g) ?? []
+  const tags = text.match(/<\/?[A-Za-z][\w-]*\s*\/?>/g) ?? []
+  return [...placeholders, ...tags].sort()
+}
+
+const REQUIRED_PLURALS: Record<string, readonly string[]> = {
+  en: ['_one', '_other'],
+  de: ['_one', '_other'],
+  pl: ['_one', '_few', '_many', '_other'],
+}
+
+describe('locale files', () => {
+  it('exist for every locale and namespace, and nothing else', () => {
+    for (const locale of LOCALES) {
+      const files = readdirSync(join(LOCALES_DIR, locale)).sort()
+      expect(files).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort())
+    }
+  })
+
+  for (const ns of NAMESPACES) {
+    const english = flatten(read('en', ns))
+    for (const locale of LOCALES) {
+      describe(`${locale}/${ns}`, () => {
+        const entries = flatten(read(locale, ns))
+
+        it('has exactly the English keys', () => {
+          expect(comparableKeys(entries)).toEqual(comparableKeys(english))
+        })
+
+        it('has no empty strings', () => {
+          const empty = [...entries].filter(([, value]) => value.trim() === '')
+          expect(empty).toEqual([])
+        })
+
+        it('keeps every placeholder and tag of English', () => {
+          for (const [key, value] of entries) {
+            const base = pluralBase(key)
+            const source = english.get(key) ?? (base ? english.get(`${base}_other`) : undefined)
+            expect(markers(value), `${locale}/${ns}:${key}`).toEqual(markers(source ?? ''))
+          }
+        })
+
+        it('has the plural forms the language needs', () => {
+          const bases = new Set([...entries.keys()].map(pluralBase).filter((b) => b !== null))
+          for (const base of bases) {
+            for (const suffix of REQUIRED_PLURALS[locale] ?? []) {
+              expect(entries.has(`${base}${suffix}`), `${locale}/${ns}:${base}${suffix}`).toBe(true)
+            }
+          }
+        })
+      })
+    }
+  }
+
+  it('uses correct diacritics rather than ASCII stand-ins', () => {
+    const german = [...flatten(read('de', 'home')).values()].join(' ')
+    const polish = [...flatten(read('pl', 'home')).values()].join(' ')
+    expect(german).toMatch(/[äöüß]/)
+    expect(german).not.toMatch(/\b(fuer|ueber|Loesung|koennen|moechten)\b/)
+    expect(polish).toMatch(/[ąćęłńóśźż]/)
+  })
+})

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from '#server/config.ts'
+
+describe('loadConfig', () => {
+  it('needs no configuration at all', () => {
+    expect(loadConfig({})).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      APP_BASE_URL: 'http://localhost:3000',
+      LOG_LEVEL: 'info',
+      SHUTDOWN_GRACE_MS: 10_000,
+    })
+  })
+
+  it('reads and normalizes variables', () => {
+    const config = loadConfig({ PORT: '8080', APP_BASE_URL: 'https://www.example.de/' })
+    expect(config.PORT).toBe(8080)
+    expect(config.APP_BASE_URL).toBe('https://www.example.de')
+    expect(Object.isFrozen(config)).toBe(true)
+  })
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).PORT).toBe(3000)
+  })
+
+  it.each([
+    ['PORT', '70000'],
+    ['PORT', 'abc'],
+    ['APP_BASE_URL', 'ftp://example.de'],
+    ['APP_BASE_URL', 'https://example.de/path'],
+    ['APP_BASE_URL', 'not a url'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`))
+  })
+})

@@ -1,0 +1,206 @@
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { localizedPaths } from '#shared/routes.ts'
+import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+
+const TITLES = {
+  home: {
+    en: 'Modernwerk: IT modernization for businesses, hosted in Germany',
+    de: 'Modernwerk: IT-Modernisierung für Unternehmen, gehostet in Deutschland',
+    pl: 'Modernwerk: modernizacja IT dla firm, hosting w Niemczech',
+  },
+  notFound: { en: 'Page Not Found', de: 'Seite nicht gefunden', pl: 'Nie znaleziono strony' },
+} as const
+
+/** Pages delivered so far; the other paths of the route table answer the localized 404. */
+const DELIVERED = new Set(['home'])
+
+let app: FastifyInstance
+
+beforeAll(async () => {
+  app = await buildTestApp()
+})
+
+afterAll(async () => {
+  await app.close()
+})
+
+function title(html: string) {
+  return /<title>([^<]*)<\/title>/.exec(html)?.[1]
+}
+
+describe('pages', () => {
+  it.each(localizedPaths())('$path answers in $locale', async ({ id, locale, path }) => {
+    const response = await app.inject({ method: 'GET', url: path })
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(response.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${locale}"`))
+    if (DELIVERED.has(id)) {
+      expect(response.statusCode).toBe(200)
+      expect(title(response.body)).toBe(TITLES.home[locale])
+    } else {
+      expect(response.statusCode).toBe(404)
+      expect(title(response.body)).toBe(TITLES.notFound[locale])
+    }
+  })
+
+  it('renders the German home page in German, with hreflang alternates in the head', async () => {
+    const response = await app.inject({ method: 'GET', url: '/de' })
+    const head = response.body.slice(0, response.body.indexOf('</head>'))
+    expect(head).toContain('<link rel="canonical" href="http://localhost:3000/de"/>')
+    expect(head).toContain('<link rel="alternate" hrefLang="pl" href="http://localhost:3000/pl"/>')
+    expect(head).toContain(
+      '<link rel="alternate" hrefLang="x-default" href="http://localhost:3000/"/>',
+    )
+    expect(head).toMatch(/<meta name="description" content="[^"]*deutsche Rechenzentren/)
+    expect(response.body).toContain('Modernisierung starten')
+  })
+
+  it('answers an unknown path with 404 and the path, escaped', async () => {
+    const response = await app.inject({ method: 'GET', url: '/de/<script>alert(1)</script>' })
+    expect(response.statusCode).toBe(404)
+    expect(title(response.body)).toBe('Seite nicht gefunden')
+    expect(response.body).toContain(
+      'Seite nicht gefunden: /de/%3Cscript%3Ealert(1)%3C/script%3E',
+    )
+    expect(response.body).not.toContain('<script>alert(1)')
+  })
+
+  it('escapes characters that reach the message undecoded', async () => {
+    const response = await app.inject({ method: 'GET', url: '/pl/a"b\'c&d' })
+    expect(response.statusCode).toBe(404)
+    expect(response.body).toContain('Nie znaleziono strony: /pl/a%22b&#x27;c&amp;d')
+  })
+
+  it('keeps the 404 page inside the site chrome with ways back', async () => {
+    const response = await app.inject({ method: 'GET', url: '/no-such-page' })
+    expect(response.statusCode).toBe(404)
+    expect(response.body).toContain('Page not found: /no-such-page')
+    expect(response.body).toContain('aria-label="Main navigation"')
+    expect(response.body).toContain('Back to the home page')
+    expect(response.body).toContain('<meta name="robots" content="noindex"/>')
+  })
+
+  it('answers the localized 404 page for other methods on page paths', async () => {
+    const response = await app.inject({ method: 'POST', url: '/de/anything' })
+    expect(response.statusCode).toBe(404)
+    expect(title(response.body)).toBe('Seite nicht gefunden')
+  })
+
+  it('answers JSON 404 under /api/', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/nothing' })
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toEqual({ error: 'Not Found' })
+  })
+
+  it('embeds only the current locale and no executable inline script', async () => {
+    const response = await app.inject({ method: 'GET', url: '/pl' })
+    const scripts = response.body.match(/<script\b[^>]*>/g) ?? []
+    expect(scripts).toEqual([
+      '<script type="application/json" id="app-data">',
+      expect.stringMatching(/^<script type="module" src="\/assets\/entry-client-[\w-]+\.js"[^>]*>$/),
+    ])
+    const json = /<script type="application\/json" id="app-data">([^<]*)<\/script>/.exec(
+      response.body,
+    )?.[1]
+    const data = JSON.parse(json ?? '{}') as { locale: string; resources: object }
+    expect(data.locale).toBe('pl')
+    expect(Object.keys(data.resources).sort()).toEqual(['common', 'home'])
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'")
+    expect(response.headers['content-security-policy']).not.toContain('unsafe-inline')
+  })
+
+  it('links the page chunk, stylesheet and font for the first view', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' })
+    expect(response.body).toMatch(/<link rel="modulepreload" href="\/assets\/home-[\w-]+\.js"\/>/)
+    expect(response.body).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/)
+    expect(response.body).toMatch(
+      /<link rel="preload" href="\/assets\/inter-latin-wght-normal-[\w-]+\.woff2" as="font"/,
+    )
+  })
+
+  it('serves hashed assets immutable and nothing outside the build', async () => {
+    const page = await app.inject({ method: 'GET', url: '/' })
+    const css = /href="(\/assets\/entry-client-[\w-]+\.css)"/.exec(page.body)?.[1] ?? ''
+    const asset = await app.inject({ method: 'GET', url: css })
+    expect(asset.statusCode).toBe(200)
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect((await app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(
+      404,
+    )
+    const traversal = await app.inject({ method: 'GET', url: '/assets/..%2f..%2fpackage.json' })
+    expect(traversal.statusCode).toBe(404)
+    expect(traversal.body).not.toContain('"dependencies"')
+  })
+})
+
+describe('streaming', () => {
+  it('sends the complete head in the first bytes, before any body content', async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    const first = await new Promise<string>((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path: '/de' }, (response) => {
+        response.once('data', (chunk: Buffer) => {
+          resolve(chunk.toString('utf8'))
+          response.destroy()
+        })
+      })
+        .on('error', reject)
+        .end()
+    })
+    expect(first).toMatch(/^<!DOCTYPE html><html lang="de"/)
+    const headEnd = first.indexOf('</head>')
+    expect(headEnd).toBeGreaterThan(0)
+    const head = first.slice(0, headEnd)
+    expect(head).toContain('<title>')
+    expect(head).toContain('rel="canonical"')
+    expect(head).toContain('hrefLang="x-default"')
+  })
+})
+
+describe('render failures', () => {
+  it('answers 500 with the localized error page and no internals', async () => {
+    const broken = await buildTestApp()
+    // A page text that throws when read: a real exception inside React's render of the page.
+    const exploding = {
+      get title(): string {
+        throw new Error('secret internal detail /srv/app/stack')
+      },
+    }
+    broken.i18n.addResourceBundle('de', 'home', { meta: exploding }, false, true, {
+      skipCopy: true,
+    })
+    try {
+      const response = await broken.inject({ method: 'GET', url: '/de' })
+      expect(response.statusCode).toBe(500)
+      expect(title(response.body)).toBe('Interner Serverfehler')
+      expect(response.body).toContain('aria-label="Hauptnavigation"')
+      expect(response.body).not.toContain('secret internal detail')
+      expect(response.body).not.toMatch(/at \w+ \(/)
+    } finally {
+      await broken.close()
+    }
+  })
+
+  it('falls back to a static error page when even the error page cannot render', async () => {
+    const broken = await buildTestApp(
+      {},
+      {
+        wrapRenderer: (renderer) => ({
+          ...renderer,
+          render: () => Promise.reject(new Error('secret: renderer down')),
+        }),
+      },
+    )
+    try {
+      const response = await broken.inject({ method: 'GET', url: '/pl' })
+      expect(response.statusCode).toBe(500)
+      expect(title(response.body)).toBe('Wewnętrzny błąd serwera')
+      expect(response.body).toContain('<html lang="pl">')
+      expect(response.body).not.toContain('secret')
+    } finally {
+      await broken.close()
+    }
+  })
+})

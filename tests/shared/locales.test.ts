@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { localeFromPath, localizePath, unlocalizePath } from '#shared/locales.ts'
+import { localizedPaths, PAGES } from '#shared/routes.ts'
+
+describe('locale paths', () => {
+  it.each([
+    ['/', 'en'],
+    ['/about', 'en'],
+    ['/de', 'de'],
+    ['/de/about', 'de'],
+    ['/pl/services/managed-it', 'pl'],
+    ['/dex', 'en'],
+    ['/en/about', 'en'],
+  ])('%s is %s', (path, locale) => {
+    expect(localeFromPath(path)).toBe(locale)
+  })
+
+  it('prefixes and strips locales', () => {
+    expect(localizePath('en', '/about')).toBe('/about')
+    expect(localizePath('de', '/')).toBe('/de')
+    expect(localizePath('pl', '/team/jonas-weber')).toBe('/pl/team/jonas-weber')
+    expect(unlocalizePath('/de')).toBe('/')
+    expect(unlocalizePath('/pl/about')).toBe('/about')
+    expect(unlocalizePath('/about')).toBe('/about')
+  })
+
+  it('has 16 routes and 48 unique localized paths', () => {
+    expect(PAGES).toHaveLength(16)
+    const paths = localizedPaths().map(({ path }) => path)
+    expect(new Set(paths).size).toBe(48)
+    for (const path of paths) expect(path).toMatch(/^\/([a-z0-9-]+(\/[a-z0-9-]+)*)?$/)
+  })
+})

@@ -1,0 +1,20 @@
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+// Client bundle: hashed, code-split assets and a manifest the server reads to link entry,
+// page chunks and stylesheets. `vite build --ssr client/entry-server.tsx` reuses this config
+// for the server entry (dependencies stay external and load from node_modules).
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [react()],
+  publicDir: 'public',
+  build: isSsrBuild
+    ? { outDir: 'dist/server', emptyOutDir: true, copyPublicDir: false, target: 'node24' }
+    : {
+        outDir: 'dist/client',
+        emptyOutDir: true,
+        manifest: true,
+        assetsDir: 'assets',
+        target: 'es2022',
+        rolldownOptions: { input: 'client/entry-client.tsx' },
+      },
+}))
