@@ -2,7 +2,12 @@ import AxeBuilder from '@axe-core/playwright'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 const HOME = [
-  { path: '/', lang: 'en', heading: /Modern IT that runs your business/, cta: 'Start your modernization' },
+  {
+    path: '/',
+    lang: 'en',
+    heading: /Modern IT that runs your business/,
+    cta: 'Start your modernization',
+  },
   { path: '/de', lang: 'de', heading: /Moderne IT/, cta: 'Modernisierung starten' },
   { path: '/pl', lang: 'pl', heading: /Nowoczesne IT/, cta: 'Rozpocznij modernizację' },
 ] as const
@@ -30,7 +35,11 @@ for (const { path, lang, heading, cta } of HOME) {
     await page.goto(path)
     await waitForHydration(page)
     const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
-    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([])
+    expect(
+      results.violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([])
   })
 }
 
@@ -52,7 +61,10 @@ test('navigates between pages in the browser without reloading the document', as
     ;(window as unknown as { marker: string }).marker = 'still here'
   })
 
-  await page.getByRole('navigation', { name: 'Hauptnavigation' }).getByRole('link', { name: 'Über uns' }).click()
+  await page
+    .getByRole('navigation', { name: 'Hauptnavigation' })
+    .getByRole('link', { name: 'Über uns' })
+    .click()
   await expect(page).toHaveURL(/\/de\/about$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Seite nicht gefunden')
   await expect(page).toHaveTitle('Seite nicht gefunden')
@@ -61,13 +73,17 @@ test('navigates between pages in the browser without reloading the document', as
   await expect(page).toHaveURL(/\/de$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Moderne IT/)
   await expect(page).toHaveTitle(/IT-Modernisierung/)
-  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('still here')
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+    'still here',
+  )
 })
 
 test('the language switcher leads to the same page in another language', async ({ page }) => {
   await page.goto('/')
   await waitForHydration(page)
-  const switcher = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('list', { name: 'Choose language' })
+  const switcher = page
+    .getByRole('navigation', { name: 'Main navigation' })
+    .getByRole('list', { name: 'Choose language' })
   await switcher.getByRole('link', { name: 'Polski' }).click()
   await expect(page).toHaveURL(/\/pl$/)
   await expect(page.locator('html')).toHaveAttribute('lang', 'pl')
@@ -87,7 +103,10 @@ test.describe('on a phone', () => {
     await toggle.focus()
     await page.keyboard.press('Enter')
     await expect(nav).toBeVisible()
-    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true')
+    await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    )
 
     // The services submenu inside opens with the keyboard too.
     await page.keyboard.press('Tab')

@@ -61,9 +61,7 @@ describe('pages', () => {
     const response = await app.inject({ method: 'GET', url: '/de/<script>alert(1)</script>' })
     expect(response.statusCode).toBe(404)
     expect(title(response.body)).toBe('Seite nicht gefunden')
-    expect(response.body).toContain(
-      'Seite nicht gefunden: /de/%3Cscript%3Ealert(1)%3C/script%3E',
-    )
+    expect(response.body).toContain('Seite nicht gefunden: /de/%3Cscript%3Ealert(1)%3C/script%3E')
     expect(response.body).not.toContain('<script>alert(1)')
   })
 
@@ -99,7 +97,9 @@ describe('pages', () => {
     const scripts = response.body.match(/<script\b[^>]*>/g) ?? []
     expect(scripts).toEqual([
       '<script type="application/json" id="app-data">',
-      expect.stringMatching(/^<script type="module" src="\/assets\/entry-client-[\w-]+\.js"[^>]*>$/),
+      expect.stringMatching(
+        /^<script type="module" src="\/assets\/entry-client-[\w-]+\.js"[^>]*>$/,
+      ),
     ])
     const json = /<script type="application\/json" id="app-data">([^<]*)<\/script>/.exec(
       response.body,
@@ -114,7 +114,9 @@ describe('pages', () => {
   it('links the page chunk, stylesheet and font for the first view', async () => {
     const response = await app.inject({ method: 'GET', url: '/' })
     expect(response.body).toMatch(/<link rel="modulepreload" href="\/assets\/home-[\w-]+\.js"\/>/)
-    expect(response.body).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/)
+    expect(response.body).toMatch(
+      /<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/,
+    )
     expect(response.body).toMatch(
       /<link rel="preload" href="\/assets\/inter-latin-wght-normal-[\w-]+\.woff2" as="font"/,
     )
@@ -126,9 +128,7 @@ describe('pages', () => {
     const asset = await app.inject({ method: 'GET', url: css })
     expect(asset.statusCode).toBe(200)
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable')
-    expect((await app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(
-      404,
-    )
+    expect((await app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(404)
     const traversal = await app.inject({ method: 'GET', url: '/assets/..%2f..%2fpackage.json' })
     expect(traversal.statusCode).toBe(404)
     expect(traversal.body).not.toContain('"dependencies"')
