@@ -43,6 +43,11 @@ export function servicePath(slug: ServiceSlug): string {
   return `/services/${slug}`
 }
 
+/** Is `path` (unprefixed) one of the route table's pages? */
+export function isPagePath(path: string): boolean {
+  return PAGES.some((page) => page.path === path)
+}
+
 /** Every page in every locale: 16 × 3 = 48 paths. */
 export function localizedPaths(): { id: PageId; locale: Locale; path: string }[] {
   return PAGES.flatMap((page) =>

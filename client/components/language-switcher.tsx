@@ -1,16 +1,20 @@
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router-dom'
 import { LOCALE_INFO, LOCALES, localizePath } from '#shared/locales.ts'
+import { isPagePath } from '#shared/routes.ts'
 import { useApp } from '../app-context.tsx'
 
 /**
  * Links to the same page in every locale. Plain anchors, not router links: another locale is
  * another document (its own basename and texts), and the links work without JavaScript.
+ * Targets come from the route table only: on an unknown path (a crafted `//host`, say) the
+ * links lead to each locale's home page, never to anything built from the raw path.
  */
 export function LanguageSwitcher({ className }: { className?: string }) {
   const { t } = useTranslation()
   const { locale } = useApp()
   const { pathname } = useLocation()
+  const target = isPagePath(pathname) ? pathname : '/'
   return (
     <ul
       className={className ? `lang-switcher ${className}` : 'lang-switcher'}
@@ -19,7 +23,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
       {LOCALES.map((code) => (
         <li key={code}>
           <a
-            href={localizePath(code, pathname)}
+            href={localizePath(code, target)}
             hrefLang={code}
             lang={code}
             aria-current={code === locale ? 'true' : undefined}

@@ -3,9 +3,18 @@ import { isbot } from 'isbot'
 import { localeFromPath } from '#shared/locales.ts'
 import { fallbackErrorHtml } from '../render/fallback.ts'
 
-/** Fetch `Request` for the router: our own origin (never the Host header) plus the path. */
+/**
+ * The request's URL on our own origin (never the Host header). Concatenated, not resolved:
+ * `new URL('//evil.example', base)` would be another host, while here it stays a path.
+ */
+export function siteUrl(app: FastifyInstance, request: FastifyRequest): URL {
+  const target = request.url.startsWith('/') ? request.url : '/'
+  return new URL(`${app.config.APP_BASE_URL}${target}`)
+}
+
+/** Fetch `Request` for the router, aborted when the visitor goes away. */
 function toFetchRequest(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-  const url = new URL(request.url, app.config.APP_BASE_URL)
+  const url = siteUrl(app, request)
   const controller = new AbortController()
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort()
@@ -52,7 +61,7 @@ export function sendFallbackError(
   reply: FastifyReply,
   status: 404 | 500,
 ) {
-  const path = new URL(request.url, app.config.APP_BASE_URL).pathname
+  const path = siteUrl(app, request).pathname
   const locale = localeFromPath(path)
   const styles = app.hasDecorator('renderer') ? app.renderer.assets([]).styles : []
   return reply

@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { connect, type AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localizedPaths } from '#shared/routes.ts'
@@ -202,5 +202,53 @@ describe('render failures', () => {
     } finally {
       await broken.close()
     }
+  })
+})
+
+describe('crawlers', () => {
+  it('get the complete document with status and head, like people', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/de',
+      headers: {
+        'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.body).toContain('<link rel="canonical" href="http://localhost:3000/de"/>')
+    expect(response.body).toMatch(/<\/html>$/)
+    expect(response.body).not.toMatch(/<script>|\$RC|\$RX/)
+  })
+})
+
+/** A GET with the request target sent byte for byte (no client normalizes it first). */
+async function rawGet(target: string) {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  const socket = connect(port, '127.0.0.1')
+  socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)
+  let raw = ''
+  for await (const chunk of socket) raw += (chunk as Buffer).toString('utf8')
+  const [head = '', body = ''] = raw.split('\r\n\r\n', 2)
+  return { statusLine: head.split('\r\n')[0], head, body }
+}
+
+describe('crafted paths', () => {
+  it.each(['//evil.example', '//evil.example/de', '/\\evil.example', '/%2F%2Fevil.example'])(
+    '%s stays on our site and answers 404',
+    async (target) => {
+      const response = await rawGet(target)
+      expect(response.statusLine).toBe('HTTP/1.1 404 Not Found')
+      expect(response.head.toLowerCase()).not.toContain('location:')
+      expect(response.body).not.toContain('evil.example"')
+      expect(response.body).toContain('<title>Page Not Found</title>')
+    },
+  )
+
+  it('answers HEAD like GET, without a body', async () => {
+    const response = await app.inject({ method: 'HEAD', url: '/de' })
+    expect(response.statusCode).toBe(200)
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(response.body).toBe('')
   })
 })
