@@ -7,6 +7,9 @@ import { defineConfig } from 'vite'
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
   publicDir: 'public',
+  // Development: pre-bundle every dependency the client reaches from its entry (pages
+  // included) at start, so no late discovery reloads an open page.
+  optimizeDeps: { entries: ['client/entry-client.tsx'] },
   build: isSsrBuild
     ? { outDir: 'dist/server', emptyOutDir: true, copyPublicDir: false, target: 'node24' }
     : {

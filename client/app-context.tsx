@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { Locale } from '#shared/locales.ts'
+import type { DevError } from './app-data.ts'
 
 /** Facts about the current document, identical on server and client. */
 export type AppContextValue = {
@@ -8,6 +9,8 @@ export type AppContextValue = {
   baseUrl: string
   /** The year shown in the footer, fixed at render time so hydration matches. */
   year: number
+  /** Development only: details of a server render error. */
+  devError?: DevError
 }
 
 export const AppContext = createContext<AppContextValue | null>(null)

@@ -4,8 +4,9 @@ import type { Locale } from '#shared/locales.ts'
 
 /** Files the document links: stylesheets, module chunks to preload, fonts to preload. */
 export type PageAssets = {
-  /** The client entry module, started by React's bootstrap `<script type="module">`. */
-  entry: string
+  /** Modules React starts with `<script type="module">`: the client entry (in development
+   * also Vite's HMR client). */
+  bootstrap: readonly string[]
   styles: readonly string[]
   modules: readonly string[]
   fonts: readonly string[]
@@ -19,7 +20,11 @@ export type AppData = {
   assets: PageAssets
   resources: LocaleResources
   router: HydrationState
+  /** Development only: the server-side render error, source-mapped, for the 500 page. */
+  devError?: DevError
 }
+
+export type DevError = { message: string; stack: string }
 
 export const APP_DATA_ID = 'app-data'
 

@@ -31,7 +31,14 @@ export function Document({ data, json, children }: DocumentProps) {
         ))}
       </head>
       <body>
-        <AppContext value={{ locale: data.locale, baseUrl: data.baseUrl, year: data.year }}>
+        <AppContext
+          value={{
+            locale: data.locale,
+            baseUrl: data.baseUrl,
+            year: data.year,
+            devError: data.devError,
+          }}
+        >
           {children}
         </AppContext>
         <script

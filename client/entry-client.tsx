@@ -1,3 +1,5 @@
+// First: React Fast Refresh's runtime while developing (an empty module in production builds).
+import '@vitejs/plugin-react/preamble'
 import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider } from 'react-i18next'
 import {

@@ -12,7 +12,7 @@ import {
 } from 'react-router-dom'
 import type { LocaleResources, Namespace } from '#shared/i18n.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
-import { serializeAppData, type AppData, type PageAssets } from './app-data.ts'
+import { serializeAppData, type AppData, type DevError, type PageAssets } from './app-data.ts'
 import { Document } from './document.tsx'
 import { BOUNDARY_ROUTE_ID, createRoutes, type PageHandle } from './routes.tsx'
 
@@ -65,8 +65,16 @@ export async function render(options: RenderOptions): Promise<RenderResult> {
   } catch (error) {
     // The shell failed (an error while rendering a page): render the 500 page in its place.
     options.onError(error)
-    return renderDocument(handler, internalErrorContext(context), options)
+    // While developing, the 500 page shows what failed; a production build never includes it.
+    const devError = import.meta.env.DEV ? toDevError(error) : undefined
+    return renderDocument(handler, internalErrorContext(context), options, devError)
   }
+}
+
+function toDevError(error: unknown): DevError {
+  return error instanceof Error
+    ? { message: error.message, stack: error.stack ?? '' }
+    : { message: String(error), stack: '' }
 }
 
 function internalErrorContext(context: StaticHandlerContext): StaticHandlerContext {
@@ -109,6 +117,7 @@ function renderDocument(
   handler: ReturnType<typeof createStaticHandler>,
   context: StaticHandlerContext,
   options: RenderOptions,
+  devError?: DevError,
 ): Promise<RenderResult> {
   const { locale, i18n } = options
   const handles = context.errors ? [] : pageHandles(context)
@@ -123,6 +132,7 @@ function renderDocument(
       actionData: context.actionData,
       errors: serializeErrors(context.errors),
     },
+    ...(devError ? { devError } : {}),
   }
   const router = createStaticRouter(handler.dataRoutes, context)
   const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })
@@ -145,7 +155,7 @@ function renderDocument(
         </Document>
       </I18nextProvider>,
       {
-        bootstrapModules: [data.assets.entry],
+        bootstrapModules: [...data.assets.bootstrap],
         onShellReady: options.waitForAll ? undefined : ready,
         onAllReady: options.waitForAll ? ready : undefined,
         onShellError(error) {

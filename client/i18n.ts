@@ -1,6 +1,12 @@
 import { createInstance, type i18n as I18n } from 'i18next'
 import { initReactI18next } from 'react-i18next'
-import { I18N_BASE_OPTIONS, type LocaleResources, type Namespace } from '#shared/i18n.ts'
+import {
+  I18N_BASE_OPTIONS,
+  LOCALE_UPDATE_EVENT,
+  type LocaleResources,
+  type LocaleUpdate,
+  type Namespace,
+} from '#shared/i18n.ts'
 import type { Locale } from '#shared/locales.ts'
 
 type JsonModule = { default: Record<string, unknown> }
@@ -17,8 +23,17 @@ export function createClientI18n(locale: Locale, resources: LocaleResources): I1
     ns: Object.keys(resources),
     resources: { [locale]: resources },
     partialBundledLanguages: true,
-    react: { useSuspense: false },
+    // Re-render when texts are added: lazily loaded namespaces, and edits while developing.
+    react: { useSuspense: false, bindI18nStore: 'added' },
   })
+  if (import.meta.hot) {
+    // Development: an edited locale file replaces its bundle in the open page, no reload.
+    import.meta.hot.on(LOCALE_UPDATE_EVENT, ({ locale: lng, ns, resources }: LocaleUpdate) => {
+      if (lng !== i18n.language) return
+      i18n.removeResourceBundle(lng, ns)
+      i18n.addResourceBundle(lng, ns, resources, false, true)
+    })
+  }
   return i18n
 }
 

@@ -39,6 +39,10 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       remove: true,
     },
+    // Readable lines for a developer at a terminal; JSON everywhere else.
+    ...(config.NODE_ENV === 'development' && process.stdout.isTTY
+      ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
+      : {}),
   }
 }
 
@@ -73,16 +77,20 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     )
   })
 
+  const isDevelopment = config.NODE_ENV === 'development'
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
+        // Development only: Vite injects edited styles as <style> and talks over a WebSocket.
+        styleSrc: isDevelopment ? ["'self'", "'unsafe-inline'"] : ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: isDevelopment ? ["'self'", 'ws:'] : ["'self'"],
+        // Development only: Vite's client pings for a restarted server from a blob: worker.
+        workerSrc: isDevelopment ? ["'self'", 'blob:'] : ["'self'"],
         manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
@@ -94,9 +102,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     crossOriginEmbedderPolicy: false,
     frameguard: { action: 'deny' },
   })
-  await app.register(staticAssetsPlugin, { clientDir: join(distDir, 'client') })
   await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })
-  await app.register(rendererPlugin, { distDir, wrap: overrides.wrapRenderer })
+  if (isDevelopment) {
+    // `npm run dev`: the same app and render path, with Vite serving the client from source.
+    const { devServerPlugin } = await import('./plugins/dev-server.ts')
+    await app.register(devServerPlugin, { root: ROOT })
+  } else {
+    await app.register(staticAssetsPlugin, { clientDir: join(distDir, 'client') })
+    await app.register(rendererPlugin, { distDir, wrap: overrides.wrapRenderer })
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500

@@ -10,6 +10,10 @@ export type Namespace = (typeof NAMESPACES)[number]
 /** The texts of one locale, as embedded in the page for hydration: namespace → JSON tree. */
 export type LocaleResources = Partial<Record<Namespace, Record<string, unknown>>>
 
+/** Development: the server's HMR event carrying an edited locale file to the browser. */
+export const LOCALE_UPDATE_EVENT = 'modernwerk:locale-update'
+export type LocaleUpdate = { locale: string; ns: string; resources: Record<string, unknown> }
+
 /** Options shared by the server's root instance and the browser's instance. */
 export const I18N_BASE_OPTIONS = {
   supportedLngs: [...LOCALES],

@@ -15,6 +15,19 @@ export function ErrorView() {
   return isRouteErrorResponse(error) && error.status === 404 ? <NotFound /> : <ServerError />
 }
 
+/**
+ * Development only (compiled out of production builds): what failed, with its stack. A render
+ * error on the server arrives source-mapped in the page data; an error in the browser (a
+ * failing lazy import, say) is the route error itself.
+ */
+function useDevErrorDetails(): string | null {
+  const error = useRouteError()
+  const { devError } = useApp()
+  if (!import.meta.env.DEV) return null
+  if (devError) return `${devError.message}\n\n${devError.stack}`
+  return error instanceof Error && error.stack ? error.stack : null
+}
+
 function NotFound() {
   const { t } = useTranslation()
   const { locale } = useApp()
@@ -55,6 +68,7 @@ function NotFound() {
 function ServerError() {
   const { t } = useTranslation()
   const title = t('errors.serverErrorTitle')
+  const details = useDevErrorDetails()
   return (
     <section className="error-page container">
       <PageMeta title={title} description={title} isIndexable={false} />
@@ -63,6 +77,7 @@ function ServerError() {
       </p>
       <h1>{title}</h1>
       <p className="error-message">{t('errors.serverErrorMessage')}</p>
+      {import.meta.env.DEV && details ? <pre className="error-details">{details}</pre> : null}
       <ul className="error-links">
         <li>
           <LocalizedLink to="/" className="button button-primary" reloadDocument>

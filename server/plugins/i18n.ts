@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import i18next, { type i18n as I18n } from 'i18next'
@@ -16,6 +17,16 @@ declare module 'fastify' {
 
 export type I18nPluginOptions = { localesDir: string }
 
+/** Why a locale file did not load, naming file and, for a syntax error, the position. */
+function describeLocaleProblem(path: string): string {
+  try {
+    JSON.parse(readFileSync(path, 'utf8'))
+    return `Locale file not loaded: ${path}`
+  } catch (error) {
+    return `Locale file invalid: ${path}: ${(error as Error).message}`
+  }
+}
+
 export const i18nPlugin = fp<I18nPluginOptions>(
   async (app, { localesDir }) => {
     const root = i18next.createInstance()
@@ -30,7 +41,7 @@ export const i18nPlugin = fp<I18nPluginOptions>(
     for (const locale of LOCALES) {
       for (const ns of NAMESPACES) {
         if (!root.hasResourceBundle(locale, ns)) {
-          throw new Error(`Locale file missing or invalid: ${locale}/${ns}.json`)
+          throw new Error(describeLocaleProblem(join(localesDir, locale, `${ns}.json`)))
         }
       }
     }

@@ -44,7 +44,7 @@ export function createAssetResolver(manifest: Manifest, base = '/'): AssetResolv
     for (const key of [CLIENT_ENTRY, ...sources]) collect(key, modules, styles)
     modules.delete(entry.file)
     return {
-      entry: url(entry.file),
+      bootstrap: [url(entry.file)],
       modules: [...modules].map(url),
       styles: [...styles].map(url),
       fonts: font ? [url(font)] : [],

@@ -1,0 +1,109 @@
+import { realpathSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import middie from '@fastify/middie'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Plugin, ViteDevServer } from 'vite'
+import type * as EntryServer from '#client/entry-server.tsx'
+import { LOCALE_UPDATE_EVENT, NAMESPACES, type LocaleUpdate } from '#shared/i18n.ts'
+import { isLocale } from '#shared/locales.ts'
+import type { Renderer } from './renderer.ts'
+
+export type DevServerOptions = { root: string }
+
+const SERVER_ENTRY = '/client/entry-server.tsx'
+const CLIENT_ENTRY = '/client/entry-client.tsx'
+const STYLESHEET = '/client/styles/global.css'
+
+/**
+ * Development mode (`npm run dev`): Vite in middleware mode inside this Fastify instance. The
+ * routes and the render path are production's; only the server entry is loaded through Vite
+ * (fresh after every edit) and the browser gets the client entry from source with HMR.
+ */
+export const devServerPlugin = fp<DevServerOptions>(
+  async (app, { root }) => {
+    // Imported here, never in production: Vite is a development dependency.
+    const { createServer, searchForWorkspaceRoot } = await import('vite')
+    const vite = await createServer({
+      root,
+      configFile: join(root, 'vite.config.ts'),
+      appType: 'custom',
+      server: {
+        middlewareMode: true,
+        hmr: { server: app.server },
+        // Files Vite may serve: the project and its dependencies, wherever node_modules
+        // really lives (a linked node_modules resolves outside the project).
+        fs: { allow: [searchForWorkspaceRoot(root), realpathSync(join(root, 'node_modules'))] },
+      },
+      plugins: [localeHotUpdate(app, root)],
+    })
+    // Before the HTTP server closes: Vite's HMR sockets would otherwise keep it open.
+    app.addHook('preClose', () => vite.close())
+    await app.register(middie)
+    app.use(vite.middlewares)
+    app.decorate('renderer', devRenderer(vite))
+  },
+  { name: 'dev-server', dependencies: ['i18n'] },
+)
+
+function devRenderer(vite: ViteDevServer): Renderer {
+  return {
+    async render(options) {
+      const entry = (await vite.ssrLoadModule(SERVER_ENTRY)) as typeof EntryServer
+      return entry.render({
+        ...options,
+        onError(error) {
+          // Stack traces point at the sources, not at Vite's transformed modules.
+          if (error instanceof Error) vite.ssrFixStacktrace(error)
+          options.onError(error)
+        },
+      })
+    },
+    // The stylesheet is linked as well as imported, so the first paint is styled; Vite's
+    // client updates both on edits.
+    assets: () => ({
+      bootstrap: ['/@vite/client', CLIENT_ENTRY],
+      styles: [STYLESHEET],
+      modules: [],
+      fonts: [],
+    }),
+    build: { id: 'development', timestamp: Date.now() },
+  }
+}
+
+/**
+ * Edited texts: the server's i18n store takes the new bundle (the next response has it) and
+ * the open page gets it over the HMR socket, without a reload. A syntax error is shown in
+ * Vite's overlay and the log, naming file and position; the old texts stay in use.
+ */
+function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
+  return {
+    name: 'modernwerk:locale-hot-update',
+    hotUpdate({ file, read }) {
+      const [folder, locale, name] = relative(root, file).split(sep)
+      const ns = name?.replace(/\.json$/, '')
+      if (folder !== 'locales' || !isLocale(locale) || !NAMESPACES.some((n) => n === ns)) return
+      if (this.environment.name !== 'client' || !ns) return []
+      void Promise.resolve(read()).then((text) => {
+        let resources: Record<string, unknown>
+        try {
+          resources = JSON.parse(text) as Record<string, unknown>
+        } catch (error) {
+          const message = `locales/${locale}/${ns}.json: ${(error as Error).message}`
+          app.log.error(message)
+          this.environment.hot.send({
+            type: 'error',
+            err: { message, stack: '', id: file, plugin: 'modernwerk:locales' },
+          })
+          return
+        }
+        app.i18n.removeResourceBundle(locale, ns)
+        app.i18n.addResourceBundle(locale, ns, resources, false, true)
+        const update: LocaleUpdate = { locale, ns, resources }
+        this.environment.hot.send(LOCALE_UPDATE_EVENT, update)
+        app.log.info({ file: `locales/${locale}/${ns}.json` }, 'texts updated')
+      })
+      return []
+    },
+  }
+}

@@ -1,0 +1,175 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+/**
+ * `npm run dev` on a temporary copy of the tree: edits to a component and to a text show up
+ * in the open page without a reload, and in the next server render.
+ */
+const ROOT = join(import.meta.dirname, '..', '..')
+const COPIED = [
+  'client',
+  'server',
+  'shared',
+  'locales',
+  'public',
+  'package.json',
+  'tsconfig.json',
+  'vite.config.ts',
+]
+
+const PORT = Number(process.env.DEV_E2E_PORT ?? 18310)
+const origin = `http://127.0.0.1:${PORT}`
+
+let dir = ''
+let devServer: ChildProcess | undefined
+let output = ''
+
+async function waitFor(url: string) {
+  for (let attempt = 0; attempt < 150; attempt++) {
+    try {
+      if ((await fetch(url)).ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`${url} did not answer:\n${output}`)
+}
+
+/** Replace text in a file of the copy; returns a function that puts the original back. */
+function edit(path: string, from: string, to: string) {
+  const file = join(dir, path)
+  const text = readFileSync(file, 'utf8')
+  if (!text.includes(from)) throw new Error(`${path} does not contain ${from}`)
+  writeFileSync(file, text.replace(from, to))
+  return () => writeFileSync(file, text)
+}
+
+test.describe('development mode', () => {
+  test.describe.configure({ mode: 'serial', timeout: 60_000 })
+  test.use({ baseURL: origin })
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'modernwerk-dev-'))
+    for (const entry of COPIED) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true })
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    devServer = spawn('npm', ['run', 'dev'], {
+      cwd: dir,
+      env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', APP_BASE_URL: origin },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    devServer.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    devServer.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    await waitFor(`${origin}/healthz`)
+  })
+
+  test.afterAll(() => {
+    if (devServer?.pid) process.kill(-devServer.pid, 'SIGTERM')
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  test('edits to a component and a text update the open page and the next render', async ({
+    page,
+  }) => {
+    await page.goto('/de')
+    await waitForHydration(page)
+    await page.evaluate(() => {
+      ;(window as unknown as { marker: string }).marker = 'no reload'
+    })
+    const marker = () => page.evaluate(() => (window as unknown as { marker?: string }).marker)
+
+    edit(
+      'client/components/site-footer.tsx',
+      "<p>{t('footer.about')}</p>",
+      "<p>{t('footer.about')} Frisch bearbeitet.</p>",
+    )
+    await expect(page.locator('.footer-brand p')).toContainText('Frisch bearbeitet.')
+    expect(await marker()).toBe('no reload')
+
+    edit(
+      'client/styles/global.css',
+      '.footer-brand p {\n',
+      '.footer-brand p {\n  text-transform: uppercase;\n',
+    )
+    await expect(page.locator('.footer-brand p')).toHaveCSS('text-transform', 'uppercase')
+    expect(await marker()).toBe('no reload')
+
+    edit(
+      'locales/de/home.json',
+      '"title": "Moderne IT, die für Ihr Unternehmen arbeitet – nicht umgekehrt"',
+      '"title": "Moderne IT, sofort sichtbar"',
+    )
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Moderne IT, sofort sichtbar')
+    expect(await marker()).toBe('no reload')
+
+    const html = await (await fetch(`${origin}/de`)).text()
+    expect(html).toContain('Frisch bearbeitet.')
+    expect(html).toContain('Moderne IT, sofort sichtbar')
+  })
+
+  test('a render error shows the 500 page with the source-mapped error', async ({
+    page,
+    problems,
+  }) => {
+    const restore = edit(
+      'client/pages/home.tsx',
+      "  const { t } = useTranslation('home')",
+      "  const { t } = useTranslation('home')\n  if (t('hero.title')) throw new Error('Kaputt im Test')",
+    )
+    const response = await page.goto('/de')
+    expect(response?.status()).toBe(500)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Interner Serverfehler')
+    await expect(page.locator('.error-details')).toContainText('Kaputt im Test')
+    await expect(page.locator('.error-details')).toContainText('client/pages/home.tsx')
+    problems.length = 0 // the 500 status and React's report of the thrown error are the point
+    restore()
+  })
+
+  test('a syntax error in a locale file is shown with file and position', async ({ page }) => {
+    await page.goto('/pl')
+    await waitForHydration(page)
+    const restore = edit('locales/pl/home.json', '"meta": {', '"meta": {{')
+    const overlay = page.locator('vite-error-overlay')
+    await expect(overlay).toContainText('locales/pl/home.json')
+    await expect(overlay).toContainText(/line 2 column \d+/)
+    expect(output).toContain('locales/pl/home.json')
+    restore()
+  })
+
+  test('an edit to server code restarts the server and the open page reconnects', async ({
+    page,
+  }) => {
+    await page.goto('/')
+    await waitForHydration(page)
+    await page.evaluate(() => {
+      ;(window as unknown as { marker: string }).marker = 'before restart'
+    })
+    // Vite's client notices the lost socket and reloads the page once the server is back.
+    const reloaded = page.waitForEvent('load', { timeout: 15_000 })
+    const started = performance.now()
+    edit(
+      'server/routes/health.ts',
+      "return { status: 'ok' }",
+      "return { status: 'ok', edited: true }",
+    )
+    await expect
+      .poll(async () => {
+        try {
+          return ((await (await fetch(`${origin}/healthz`)).json()) as { edited?: boolean }).edited
+        } catch {
+          return false
+        }
+      })
+      .toBe(true)
+    console.log(`server restarted after ${Math.round(performance.now() - started)} ms`)
+    await reloaded
+    await waitForHydration(page)
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+      undefined,
+    )
+  })
+})
