@@ -1,7 +1,8 @@
 import type { ComponentType } from 'react'
 import { data, type RouteObject } from 'react-router-dom'
 import type { Namespace } from '#shared/i18n.ts'
-import { PAGES, type PageId } from '#shared/routes.ts'
+import { PAGES, type PageId, type ServiceSlug } from '#shared/routes.ts'
+import { SERVICE_NAMESPACES } from '#shared/services.ts'
 import { ErrorView } from './components/error-view.tsx'
 import { Layout } from './root.tsx'
 
@@ -11,12 +12,19 @@ export type PageHandle = {
   namespaces: readonly Namespace[]
   /** The page module's source path, the key of its chunk in Vite's manifest. */
   source: string
+  /** Service pages share one module; this says which service the route shows. */
+  service?: ServiceSlug
 }
 
-type PageModule = {
-  source: string
-  namespaces: readonly Namespace[]
-  load: () => Promise<ComponentType>
+type PageModule = PageHandle & { load: () => Promise<ComponentType> }
+
+function servicePage(slug: ServiceSlug): PageModule {
+  return {
+    source: 'client/pages/service.tsx',
+    namespaces: ['services', SERVICE_NAMESPACES[slug]],
+    service: slug,
+    load: () => import('./pages/service.tsx').then((module) => module.ServicePage),
+  }
 }
 
 /**
@@ -29,6 +37,17 @@ const PAGE_MODULES: Partial<Record<PageId, PageModule>> = {
     namespaces: ['home'],
     load: () => import('./pages/home.tsx').then((module) => module.HomePage),
   },
+  services: {
+    source: 'client/pages/services.tsx',
+    namespaces: ['services'],
+    load: () => import('./pages/services.tsx').then((module) => module.ServicesPage),
+  },
+  'service-cloud-infrastructure': servicePage('cloud-infrastructure'),
+  'service-business-modernization': servicePage('business-modernization'),
+  'service-digital-presence': servicePage('digital-presence'),
+  'service-api-integration': servicePage('api-integration'),
+  'service-managed-it': servicePage('managed-it'),
+  'service-security-compliance': servicePage('security-compliance'),
 }
 
 export const ROOT_ROUTE_ID = 'root'
@@ -55,9 +74,9 @@ export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
   const pageRoutes = PAGES.flatMap((page): RouteObject[] => {
     const module = PAGE_MODULES[page.id]
     if (!module) return []
-    const handle: PageHandle = { namespaces: module.namespaces, source: module.source }
+    const { load, ...handle } = module
     const lazy = async () => {
-      const [Component] = await Promise.all([module.load(), loadNamespaces(module.namespaces)])
+      const [Component] = await Promise.all([load(), loadNamespaces(handle.namespaces)])
       return { Component }
     }
     return page.path === '/'

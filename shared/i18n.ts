@@ -1,10 +1,27 @@
 import type { InitOptions } from 'i18next'
 import type common from '../locales/en/common.json'
 import type home from '../locales/en/home.json'
+import type serviceApi from '../locales/en/service-api-integration.json'
+import type serviceModernization from '../locales/en/service-business-modernization.json'
+import type serviceCloud from '../locales/en/service-cloud-infrastructure.json'
+import type servicePresence from '../locales/en/service-digital-presence.json'
+import type serviceManaged from '../locales/en/service-managed-it.json'
+import type serviceSecurity from '../locales/en/service-security-compliance.json'
+import type services from '../locales/en/services.json'
 import { DEFAULT_LOCALE, LOCALES } from './locales.ts'
 
 /** i18next namespaces: `common` for the chrome, one per page area (STYLE.md, Locales). */
-export const NAMESPACES = ['common', 'home'] as const
+export const NAMESPACES = [
+  'common',
+  'home',
+  'services',
+  'service-cloud-infrastructure',
+  'service-business-modernization',
+  'service-digital-presence',
+  'service-api-integration',
+  'service-managed-it',
+  'service-security-compliance',
+] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
 /** The texts of one locale, as embedded in the page for hydration: namespace → JSON tree. */
@@ -33,6 +50,13 @@ declare module 'i18next' {
     resources: {
       common: typeof common
       home: typeof home
+      services: typeof services
+      'service-cloud-infrastructure': typeof serviceCloud
+      'service-business-modernization': typeof serviceModernization
+      'service-digital-presence': typeof servicePresence
+      'service-api-integration': typeof serviceApi
+      'service-managed-it': typeof serviceManaged
+      'service-security-compliance': typeof serviceSecurity
     }
   }
 }

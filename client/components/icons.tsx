@@ -206,3 +206,47 @@ export function MapPinIcon(props: IconProps) {
     </Icon>
   )
 }
+
+export function CheckIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M5 12.5l4.5 4.5L19 7.5" />
+    </Icon>
+  )
+}
+
+export function KeyIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="8" cy="15" r="4" />
+      <path d="M10.8 12.2L20 3M16 7l3 3M14 9l2 2" />
+    </Icon>
+  )
+}
+
+export function ClipboardCheckIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <rect x="5" y="4" width="14" height="17" rx="2" />
+      <path d="M9 4V3h6v1M9 13l2 2 4-4" />
+    </Icon>
+  )
+}
+
+export function GraduationIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M2 9l10-5 10 5-10 5z" />
+      <path d="M6 11v5c2 1.5 4 2 6 2s4-.5 6-2v-5M22 9v6" />
+    </Icon>
+  )
+}
+
+export function AlertIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <path d="M12 3l9.5 17h-19z" />
+      <path d="M12 10v4.5M12 17.5h.01" />
+    </Icon>
+  )
+}

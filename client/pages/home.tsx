@@ -164,7 +164,7 @@ export function HomePage() {
         </div>
       </section>
 
-      <section className="section section-contact" aria-labelledby="contact-title">
+      <section id="contact" className="section section-contact" aria-labelledby="contact-title">
         <div className="container contact-grid">
           <header className="contact-intro">
             <h2 id="contact-title">{t('contact.heading')}</h2>

@@ -1,21 +1,36 @@
+import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { join } from 'node:path'
 import { connect, type AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { localizedPaths } from '#shared/routes.ts'
+import type { Locale } from '#shared/locales.ts'
+import { localizedPaths, type PageId } from '#shared/routes.ts'
+import { SERVICE_NAMESPACES } from '#shared/services.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 
-const TITLES = {
-  home: {
-    en: 'Modernwerk: IT modernization for businesses, hosted in Germany',
-    de: 'Modernwerk: IT-Modernisierung für Unternehmen, gehostet in Deutschland',
-    pl: 'Modernwerk: modernizacja IT dla firm, hosting w Niemczech',
-  },
-  notFound: { en: 'Page Not Found', de: 'Seite nicht gefunden', pl: 'Nie znaleziono strony' },
+const NOT_FOUND_TITLES = {
+  en: 'Page Not Found',
+  de: 'Seite nicht gefunden',
+  pl: 'Nie znaleziono strony',
 } as const
 
-/** Pages delivered so far; the other paths of the route table answer the localized 404. */
-const DELIVERED = new Set(['home'])
+/**
+ * Pages delivered so far, with the namespace holding their title; the other paths of the
+ * route table answer the localized 404 page.
+ */
+const DELIVERED: Partial<Record<PageId, string>> = {
+  home: 'home',
+  services: 'services',
+  ...Object.fromEntries(
+    Object.values(SERVICE_NAMESPACES).map((namespace) => [namespace, namespace]),
+  ),
+}
+
+function pageTitle(namespace: string, locale: Locale) {
+  const file = join(import.meta.dirname, '..', '..', '..', 'locales', locale, `${namespace}.json`)
+  return (JSON.parse(readFileSync(file, 'utf8')) as { meta: { title: string } }).meta.title
+}
 
 let app: FastifyInstance
 
@@ -36,12 +51,15 @@ describe('pages', () => {
     const response = await app.inject({ method: 'GET', url: path })
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(response.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${locale}"`))
-    if (DELIVERED.has(id)) {
+    const namespace = DELIVERED[id]
+    if (namespace) {
       expect(response.statusCode).toBe(200)
-      expect(title(response.body)).toBe(TITLES.home[locale])
+      expect(title(response.body)).toBe(
+        pageTitle(namespace, locale).replace(/&/g, '&amp;').replace(/'/g, '&#x27;'),
+      )
     } else {
       expect(response.statusCode).toBe(404)
-      expect(title(response.body)).toBe(TITLES.notFound[locale])
+      expect(title(response.body)).toBe(NOT_FOUND_TITLES[locale])
     }
   })
 

@@ -1,0 +1,71 @@
+import { useTranslation } from 'react-i18next'
+import { SECURITY_CAPABILITIES, SECURITY_FRAMEWORKS } from '#shared/services.ts'
+import {
+  AlertIcon,
+  ClipboardCheckIcon,
+  GraduationIcon,
+  KeyIcon,
+  LockIcon,
+  ShieldIcon,
+} from './icons.tsx'
+
+const CAPABILITY_ICONS = {
+  threatProtection: ShieldIcon,
+  accessControl: KeyIcon,
+  complianceAuditing: ClipboardCheckIcon,
+  securityTraining: GraduationIcon,
+  incidentResponse: AlertIcon,
+  dataProtection: LockIcon,
+}
+
+/** Security & compliance: the six capabilities. */
+export function SecurityCapabilities() {
+  const { t } = useTranslation('service-security-compliance')
+  return (
+    <section className="section section-muted" aria-labelledby="capabilities-title">
+      <div className="container">
+        <header className="section-header">
+          <h2 id="capabilities-title">{t('capabilities.heading')}</h2>
+          <p>{t('capabilities.intro')}</p>
+        </header>
+        <ul className="card-grid">
+          {SECURITY_CAPABILITIES.map((key) => {
+            const Icon = CAPABILITY_ICONS[key]
+            return (
+              <li key={key} className="feature-card">
+                <span className="icon-badge">
+                  <Icon />
+                </span>
+                <h3>{t(`capabilities.items.${key}.title`)}</h3>
+                <p>{t(`capabilities.items.${key}.text`)}</p>
+              </li>
+            )
+          })}
+        </ul>
+      </div>
+    </section>
+  )
+}
+
+/** Security & compliance: the nine frameworks and standards. */
+export function SecurityFrameworks() {
+  const { t } = useTranslation('service-security-compliance')
+  return (
+    <section className="section" aria-labelledby="frameworks-title">
+      <div className="container">
+        <header className="section-header">
+          <h2 id="frameworks-title">{t('frameworks.heading')}</h2>
+          <p>{t('frameworks.intro')}</p>
+        </header>
+        <ul className="framework-grid">
+          {SECURITY_FRAMEWORKS.map((key) => (
+            <li key={key} className="framework">
+              <strong className="framework-name">{t(`frameworks.items.${key}.name`)}</strong>
+              <span>{t(`frameworks.items.${key}.text`)}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  )
+}

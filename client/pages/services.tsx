@@ -1,0 +1,96 @@
+import { useTranslation } from 'react-i18next'
+import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
+import { Breadcrumbs } from '../components/breadcrumbs.tsx'
+import { CtaBand } from '../components/cta-band.tsx'
+import {
+  ArrowRightIcon,
+  CheckIcon,
+  LayersIcon,
+  LockIcon,
+  RouteIcon,
+  ServerIcon,
+} from '../components/icons.tsx'
+import { LocalizedLink } from '../components/localized-link.tsx'
+import { PageMeta } from '../components/page-meta.tsx'
+import { ServiceIcon } from '../components/service-icon.tsx'
+
+const APPROACH = [
+  { key: 'oneTeam', Icon: LayersIcon },
+  { key: 'germanHosting', Icon: ServerIcon },
+  { key: 'documented', Icon: LockIcon },
+  { key: 'fixedScope', Icon: RouteIcon },
+] as const
+
+/** `/services`: all six services with summaries and links. */
+export function ServicesPage() {
+  const { t } = useTranslation('services')
+  const { t: tc } = useTranslation()
+  return (
+    <>
+      <PageMeta title={t('meta.title')} description={t('meta.description')} />
+
+      <section className="page-hero" aria-labelledby="services-title">
+        <div className="container">
+          <Breadcrumbs label={t('pattern.breadcrumb')} items={[{ label: tc('nav.services') }]} />
+          <p className="badge">{t('hero.badge')}</p>
+          <h1 id="services-title">{t('hero.title')}</h1>
+          <p className="page-lead">{t('hero.subtitle')}</p>
+        </div>
+      </section>
+
+      <section className="section" aria-label={tc('nav.services')}>
+        <div className="container">
+          <ul className="overview-grid">
+            {SERVICE_SLUGS.map((slug) => (
+              <li key={slug} className="overview-card">
+                <span className="icon-badge">
+                  <ServiceIcon slug={slug} />
+                </span>
+                <h2>{tc(`services.${slug}`)}</h2>
+                <p>{t(`cards.${slug}.summary`)}</p>
+                <ul className="check-list">
+                  {t(`cards.${slug}.highlights`, { returnObjects: true }).map((item) => (
+                    <li key={item}>
+                      <CheckIcon />
+                      <span>{item}</span>
+                    </li>
+                  ))}
+                </ul>
+                <LocalizedLink to={servicePath(slug)} className="text-link">
+                  {t('explore')}
+                  <span className="visually-hidden">: {tc(`services.${slug}`)}</span>
+                  <ArrowRightIcon />
+                </LocalizedLink>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section-muted" aria-labelledby="approach-title">
+        <div className="container">
+          <h2 id="approach-title" className="section-title">
+            {t('approach.heading')}
+          </h2>
+          <ul className="benefit-grid">
+            {APPROACH.map(({ key, Icon }) => (
+              <li key={key} className="benefit">
+                <Icon className="benefit-icon" />
+                <h3>{t(`approach.items.${key}.title`)}</h3>
+                <p>{t(`approach.items.${key}.text`)}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <CtaBand
+        id="services-cta"
+        title={t('cta.title')}
+        text={t('cta.text')}
+        button={t('cta.button')}
+        to="/contact"
+      />
+    </>
+  )
+}

@@ -1,0 +1,89 @@
+import AxeBuilder from '@axe-core/playwright'
+import { LOCALES, localizePath } from '#shared/locales.ts'
+import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+
+test('every service is reached from the submenu and back, without reloading', async ({ page }) => {
+  await page.goto('/')
+  await waitForHydration(page)
+  await page.evaluate(() => {
+    ;(window as unknown as { marker: string }).marker = 'same document'
+  })
+  const nav = page.getByRole('navigation', { name: 'Main navigation' })
+  const names = [
+    'Cloud Infrastructure',
+    'Business Modernization',
+    'Digital Presence',
+    'API Integration',
+    'Managed IT Services',
+    'Security & Compliance',
+  ]
+  for (const [index, slug] of SERVICE_SLUGS.entries()) {
+    await nav.getByRole('button', { name: 'Show services' }).click()
+    await nav.getByRole('link', { name: names[index] }).click()
+    await expect(page).toHaveURL(new RegExp(`${servicePath(slug)}$`))
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(
+      names[index] ?? '',
+    )
+
+    await page
+      .getByRole('navigation', { name: 'Breadcrumb' })
+      .getByRole('link', { name: 'Services' })
+      .click()
+    await expect(page).toHaveURL(/\/services$/)
+    await expect(page.getByRole('heading', { level: 2, name: names[index] })).toBeVisible()
+  }
+  await nav.getByRole('button', { name: 'Show services' }).click()
+  await nav.getByRole('link', { name: 'Services Overview' }).click()
+  await expect(page).toHaveURL(/\/services$/)
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+    'same document',
+  )
+})
+
+test('Managed IT: each package leads to the contact form with it preselected', async ({ page }) => {
+  await page.goto('/de/services/managed-it')
+  await waitForHydration(page)
+  const buttons = page.getByRole('link', { name: /^Kontakt aufnehmen/ })
+  const targets = await page
+    .locator('.tier a.button')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+  expect(targets).toEqual([
+    '/de/contact?service=managed&plan=base',
+    '/de/contact?service=managed&plan=standard',
+    '/de/contact?service=managed&plan=enterprise',
+  ])
+  await expect(buttons).toHaveCount(3)
+  await expect(page.locator('.tier-recommended')).toContainText('Empfohlen')
+})
+
+test('the FAQ opens by keyboard', async ({ page }) => {
+  await page.goto('/pl/services/api-integration')
+  await waitForHydration(page)
+  const first = page.locator('.faq-item').first()
+  await first.locator('summary').focus()
+  await page.keyboard.press('Enter')
+  await expect(first).toHaveAttribute('open', '')
+  await expect(first.locator('p')).toBeVisible()
+})
+
+const PAGES = LOCALES.flatMap((locale) =>
+  ['/services', ...SERVICE_SLUGS.map(servicePath)].map((path) => localizePath(locale, path)),
+)
+
+for (const path of PAGES) {
+  test(`${path} hydrates cleanly and has no axe violations`, async ({ page }) => {
+    await page.goto(path)
+    await waitForHydration(page)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
+    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
+    expect(
+      results.violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([])
+  })
+}

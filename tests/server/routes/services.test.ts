@@ -1,0 +1,152 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LOCALES, localizePath, type Locale } from '#shared/locales.ts'
+import { SERVICE_SLUGS, servicePath, type ServiceSlug } from '#shared/routes.ts'
+import { SECURITY_FRAMEWORKS, SERVICE_NAMESPACES, SUPPORT_TIERS } from '#shared/services.ts'
+import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+
+type Json = Record<string, unknown>
+const LOCALES_DIR = join(import.meta.dirname, '..', '..', '..', 'locales')
+
+function texts(locale: Locale, ns: string): Json {
+  return JSON.parse(readFileSync(join(LOCALES_DIR, locale, `${ns}.json`), 'utf8')) as Json
+}
+
+function get(tree: Json, path: string): unknown {
+  return path.split('.').reduce<unknown>((node, key) => (node as Json)[key], tree)
+}
+
+/** React escapes text; compare the page with the text as it appears in HTML. */
+function html(text: unknown) {
+  return String(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#x27;')
+}
+
+let app: FastifyInstance
+
+beforeAll(async () => {
+  app = await buildTestApp()
+})
+
+afterAll(async () => {
+  await app.close()
+})
+
+function h1Count(body: string) {
+  return (body.match(/<h1[\s>]/g) ?? []).length
+}
+
+describe('services overview', () => {
+  it.each(LOCALES)('/services in %s lists all six services with links', async (locale) => {
+    const copy = texts(locale, 'services')
+    const common = texts(locale, 'common')
+    const response = await app.inject({ method: 'GET', url: localizePath(locale, '/services') })
+    expect(response.statusCode).toBe(200)
+    expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'))}</title>`)
+    expect(h1Count(response.body)).toBe(1)
+    expect(response.body).toContain(html(get(copy, 'hero.title')))
+    for (const slug of SERVICE_SLUGS) {
+      expect(response.body).toContain(`href="${localizePath(locale, servicePath(slug))}"`)
+      expect(response.body).toContain(html(get(common, `services.${slug}`)))
+      expect(response.body).toContain(html(get(copy, `cards.${slug}.summary`)))
+    }
+  })
+})
+
+describe('service pages', () => {
+  const cases = SERVICE_SLUGS.flatMap((slug) => LOCALES.map((locale) => ({ slug, locale })))
+
+  it.each(cases)('$slug in $locale shows the whole pattern', async ({ slug, locale }) => {
+    const copy = texts(locale, SERVICE_NAMESPACES[slug])
+    const response = await app.inject({
+      method: 'GET',
+      url: localizePath(locale, servicePath(slug)),
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${locale}"`))
+    expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'))}</title>`)
+    expect(h1Count(response.body)).toBe(1)
+    for (const path of ['hero.badge', 'hero.title', 'hero.subtitle', 'cta.title', 'cta.button']) {
+      expect(response.body, path).toContain(html(get(copy, path)))
+    }
+    const sections = ['benefits.items', 'process.steps', 'faq.items'] as const
+    for (const section of sections) {
+      for (const item of get(copy, section) as Json[]) {
+        expect(response.body).toContain(html(item.title ?? item.question))
+      }
+    }
+    expect((get(copy, 'process.steps') as Json[]).length).toBe(4)
+    for (const group of get(copy, 'offerings.groups') as { title: string; items: string[] }[]) {
+      expect(response.body).toContain(html(group.title))
+      for (const item of group.items) expect(response.body).toContain(html(item))
+    }
+    // Structured data as a data block, and the call to action with the service preselected.
+    expect(response.body).toContain('<script type="application/ld+json">')
+    expect(response.body).toMatch(
+      new RegExp(`href="${localizePath(locale, '/contact')}\\?service=[a-z]+"`),
+    )
+  })
+
+  it.each(LOCALES)(
+    'security & compliance in %s: capabilities, nine frameworks, four steps',
+    async (locale) => {
+      const copy = texts(locale, SERVICE_NAMESPACES['security-compliance'])
+      const response = await app.inject({
+        method: 'GET',
+        url: localizePath(locale, servicePath('security-compliance')),
+      })
+      const capabilities = get(copy, 'capabilities.items') as Record<string, Json>
+      expect(Object.keys(capabilities)).toHaveLength(6)
+      for (const capability of Object.values(capabilities)) {
+        expect(response.body).toContain(html(capability.title))
+      }
+      for (const key of SECURITY_FRAMEWORKS) {
+        expect(response.body).toContain(
+          `<strong class="framework-name">${html(get(copy, `frameworks.items.${key}.name`))}</strong>`,
+        )
+      }
+      expect(response.body.match(/class="framework-name"/g)).toHaveLength(9)
+      expect(response.body.match(/class="process-step"/g)).toHaveLength(4)
+      expect(response.body).toContain(`href="${localizePath(locale, '/contact')}?service=security"`)
+    },
+  )
+
+  it.each(LOCALES)(
+    'managed IT in %s: three tiers, the standard one recommended',
+    async (locale) => {
+      const copy = texts(locale, SERVICE_NAMESPACES['managed-it'])
+      const response = await app.inject({
+        method: 'GET',
+        url: localizePath(locale, servicePath('managed-it')),
+      })
+      expect(response.body.match(/class="tier( tier-recommended)?"/g)).toHaveLength(3)
+      expect(response.body.match(/class="tier-flag"/g)).toHaveLength(1)
+      expect(response.body).toContain(
+        `<p class="tier-flag">${html(get(copy, 'tiers.recommended'))}</p>`,
+      )
+      const recommended = response.body.slice(response.body.indexOf('tier tier-recommended'))
+      expect(recommended).toContain(html(get(copy, 'tiers.items.standard.name')))
+      for (const { key } of SUPPORT_TIERS) {
+        expect(response.body).toContain(html(get(copy, `tiers.items.${key}.package`)))
+        expect(response.body).toContain(
+          `href="${localizePath(locale, '/contact')}?service=managed&amp;plan=${key}"`,
+        )
+      }
+    },
+  )
+
+  it('pages of different services do not read alike', () => {
+    const titles = new Set(
+      SERVICE_SLUGS.map((slug: ServiceSlug) =>
+        get(texts('en', SERVICE_NAMESPACES[slug]), 'hero.title'),
+      ),
+    )
+    expect(titles.size).toBe(SERVICE_SLUGS.length)
+  })
+})
