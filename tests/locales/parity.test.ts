@@ -43,6 +43,14 @@ function markers(text: string) {
   return [...placeholders, ...tags].sort()
 }
 
+/** Words that are spelled the same in English, German and Polish texts. */
+const SHARED_WORDS = new Set(['Modernwerk', 'optional', 'Roadmap', 'Migration', 'Monitoring'])
+
+/** Names and acronyms (HIPAA, SOC 2, CIS Controls) and the shared words above. */
+function isSameInEveryLanguage(text: string) {
+  return SHARED_WORDS.has(text) || /^[A-Z0-9]{2,}( [A-Z0-9][\w]*)*$/.test(text)
+}
+
 const REQUIRED_PLURALS: Record<string, readonly string[]> = {
   en: ['_one', '_other'],
   de: ['_one', '_other'],
@@ -78,6 +86,14 @@ describe('locale files', () => {
             const source = english.get(key) ?? (base ? english.get(`${base}_other`) : undefined)
             expect(markers(value), `${locale}/${ns}:${key}`).toEqual(markers(source ?? ''))
           }
+        })
+
+        it('leaves no English text untranslated', () => {
+          if (locale === 'en') return
+          const leftovers = [...entries].filter(
+            ([key, value]) => english.get(key) === value && !isSameInEveryLanguage(value),
+          )
+          expect(leftovers).toEqual([])
         })
 
         it('has the plural forms the language needs', () => {
