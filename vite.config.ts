@@ -11,12 +11,20 @@ export default defineConfig(({ isSsrBuild }) => ({
   // included) at start, so no late discovery reloads an open page.
   optimizeDeps: { entries: ['client/entry-client.tsx'] },
   build: isSsrBuild
-    ? { outDir: 'dist/server', emptyOutDir: true, copyPublicDir: false, target: 'node24' }
+    ? {
+        outDir: 'dist/server',
+        emptyOutDir: true,
+        copyPublicDir: false,
+        target: 'node24',
+        assetsInlineLimit: 0,
+      }
     : {
         outDir: 'dist/client',
         emptyOutDir: true,
         manifest: true,
         assetsDir: 'assets',
+        // Images and fonts stay files: cacheable, and no data: URLs in scripts.
+        assetsInlineLimit: 0,
         target: 'es2022',
         rolldownOptions: { input: 'client/entry-client.tsx' },
       },

@@ -2,6 +2,7 @@ import type { ComponentType } from 'react'
 import { data, type RouteObject } from 'react-router-dom'
 import type { Namespace } from '#shared/i18n.ts'
 import { PAGES, type PageId, type ServiceSlug } from '#shared/routes.ts'
+import type { TeamSlug } from '#shared/team.ts'
 import { SERVICE_NAMESPACES } from '#shared/services.ts'
 import { ErrorView } from './components/error-view.tsx'
 import { Layout } from './root.tsx'
@@ -14,9 +15,20 @@ export type PageHandle = {
   source: string
   /** Service pages share one module; this says which service the route shows. */
   service?: ServiceSlug
+  /** The two profile pages share one module; this says whose profile the route shows. */
+  member?: TeamSlug
 }
 
 type PageModule = PageHandle & { load: () => Promise<ComponentType> }
+
+function teamPage(slug: TeamSlug): PageModule {
+  return {
+    source: 'client/pages/team.tsx',
+    namespaces: ['team', 'about'],
+    member: slug,
+    load: () => import('./pages/team.tsx').then((module) => module.TeamPage),
+  }
+}
 
 function servicePage(slug: ServiceSlug): PageModule {
   return {
@@ -27,15 +39,44 @@ function servicePage(slug: ServiceSlug): PageModule {
   }
 }
 
-/**
- * Page modules delivered so far, keyed by the route table's ids. A path of the route table
- * without a module here renders the localized 404 page, never a placeholder.
- */
-const PAGE_MODULES: Partial<Record<PageId, PageModule>> = {
+/** The page module of every route of the route table. */
+const PAGE_MODULES: Record<PageId, PageModule> = {
   home: {
     source: 'client/pages/home.tsx',
     namespaces: ['home'],
     load: () => import('./pages/home.tsx').then((module) => module.HomePage),
+  },
+  about: {
+    source: 'client/pages/about.tsx',
+    namespaces: ['about', 'team'],
+    load: () => import('./pages/about.tsx').then((module) => module.AboutPage),
+  },
+  'team-jonas-weber': teamPage('jonas-weber'),
+  'team-katarzyna-nowak': teamPage('katarzyna-nowak'),
+  contact: {
+    source: 'client/pages/contact.tsx',
+    namespaces: ['contact'],
+    load: () => import('./pages/contact.tsx').then((module) => module.ContactPage),
+  },
+  imprint: {
+    source: 'client/pages/imprint.tsx',
+    namespaces: ['imprint'],
+    load: () => import('./pages/imprint.tsx').then((module) => module.ImprintPage),
+  },
+  'terms-of-service': {
+    source: 'client/pages/terms.tsx',
+    namespaces: ['terms'],
+    load: () => import('./pages/terms.tsx').then((module) => module.TermsPage),
+  },
+  'privacy-policy': {
+    source: 'client/pages/privacy.tsx',
+    namespaces: ['privacy'],
+    load: () => import('./pages/privacy.tsx').then((module) => module.PrivacyPage),
+  },
+  'cookie-policy': {
+    source: 'client/pages/cookies.tsx',
+    namespaces: ['cookies'],
+    load: () => import('./pages/cookies.tsx').then((module) => module.CookiesPage),
   },
   services: {
     source: 'client/pages/services.tsx',
@@ -71,17 +112,15 @@ function NoPage() {
 }
 
 export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
-  const pageRoutes = PAGES.flatMap((page): RouteObject[] => {
-    const module = PAGE_MODULES[page.id]
-    if (!module) return []
-    const { load, ...handle } = module
+  const pageRoutes = PAGES.map((page): RouteObject => {
+    const { load, ...handle } = PAGE_MODULES[page.id]
     const lazy = async () => {
       const [Component] = await Promise.all([load(), loadNamespaces(handle.namespaces)])
       return { Component }
     }
     return page.path === '/'
-      ? [{ id: page.id, index: true, handle, lazy }]
-      : [{ id: page.id, path: page.path.slice(1), handle, lazy }]
+      ? { id: page.id, index: true, handle, lazy }
+      : { id: page.id, path: page.path.slice(1), handle, lazy }
   })
   return [
     {

@@ -6,6 +6,8 @@ import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify'
+import { COMPANY } from '#shared/company.ts'
+import { validateCompanyFacts } from '#shared/company-schema.ts'
 import type { Config } from './config.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
@@ -48,6 +50,8 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 
 /** Builds the application; never listens (tests call `inject`, `main.ts` listens). */
 export async function buildApp(config: Config, overrides: AppOverrides = {}) {
+  // The imprint's facts are checked before anything is served.
+  validateCompanyFacts(COMPANY)
   const distDir = overrides.distDir ?? join(ROOT, 'dist')
   const app: FastifyInstance = Fastify({
     logger: overrides.logger ?? loggerOptions(config),

@@ -16,3 +16,7 @@ export const SERVICE_INTERESTS = {
   full: SERVICE_INTEREST_VALUES,
   short: ['modernization', 'cloud', 'security', 'managed', 'other'],
 } as const satisfies Record<string, readonly ServiceInterest[]>
+
+export function isServiceInterest(value: unknown): value is ServiceInterest {
+  return typeof value === 'string' && (SERVICE_INTEREST_VALUES as readonly string[]).includes(value)
+}

@@ -1,5 +1,12 @@
 import type { InitOptions } from 'i18next'
+import type about from '../locales/en/about.json'
 import type common from '../locales/en/common.json'
+import type contact from '../locales/en/contact.json'
+import type cookies from '../locales/en/cookies.json'
+import type imprint from '../locales/en/imprint.json'
+import type privacy from '../locales/en/privacy.json'
+import type team from '../locales/en/team.json'
+import type terms from '../locales/en/terms.json'
 import type home from '../locales/en/home.json'
 import type serviceApi from '../locales/en/service-api-integration.json'
 import type serviceModernization from '../locales/en/service-business-modernization.json'
@@ -8,6 +15,7 @@ import type servicePresence from '../locales/en/service-digital-presence.json'
 import type serviceManaged from '../locales/en/service-managed-it.json'
 import type serviceSecurity from '../locales/en/service-security-compliance.json'
 import type services from '../locales/en/services.json'
+import { companyVariables } from './company.ts'
 import { DEFAULT_LOCALE, LOCALES } from './locales.ts'
 
 /** i18next namespaces: `common` for the chrome, one per page area (STYLE.md, Locales). */
@@ -21,6 +29,13 @@ export const NAMESPACES = [
   'service-api-integration',
   'service-managed-it',
   'service-security-compliance',
+  'about',
+  'team',
+  'contact',
+  'imprint',
+  'terms',
+  'privacy',
+  'cookies',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
@@ -38,8 +53,12 @@ export const I18N_BASE_OPTIONS = {
   defaultNS: 'common',
   ns: ['common'],
   load: 'languageOnly',
-  // React escapes output itself; escaping twice would show `&amp;` to visitors.
-  interpolation: { escapeValue: false },
+  interpolation: {
+    // React escapes output itself; escaping twice would show `&amp;` to visitors.
+    escapeValue: false,
+    // Company facts (`{{brand}}`, `{{email}}`, …) in any text, from shared/company.ts.
+    defaultVariables: companyVariables(),
+  },
   returnNull: false,
   initAsync: false,
 } satisfies InitOptions
@@ -57,6 +76,13 @@ declare module 'i18next' {
       'service-api-integration': typeof serviceApi
       'service-managed-it': typeof serviceManaged
       'service-security-compliance': typeof serviceSecurity
+      about: typeof about
+      team: typeof team
+      contact: typeof contact
+      imprint: typeof imprint
+      terms: typeof terms
+      privacy: typeof privacy
+      cookies: typeof cookies
     }
   }
 }

@@ -1,10 +1,11 @@
 import { LOCALES, localizePath, type Locale } from './locales.ts'
+import { TEAM } from './team.ts'
 
 /**
  * The site's route table: one entry per screen, the same slug in every locale (DESIGN.md 3).
  * Locales are applied to it (`localizedPaths`); nothing else lists paths by hand.
  */
-export const TEAM_SLUGS = ['jonas-weber', 'katarzyna-nowak'] as const
+export const TEAM_SLUGS = TEAM.map((member) => member.slug)
 
 export const SERVICE_SLUGS = [
   'cloud-infrastructure',

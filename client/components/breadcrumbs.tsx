@@ -4,10 +4,10 @@ import { LocalizedLink } from './localized-link.tsx'
 type Crumb = { label: string; to?: string }
 
 /** Where the page sits in the site; the last crumb is the current page. */
-export function Breadcrumbs({ label, items }: { label: string; items: readonly Crumb[] }) {
+export function Breadcrumbs({ items }: { items: readonly Crumb[] }) {
   const { t } = useTranslation()
   return (
-    <nav className="breadcrumbs" aria-label={label}>
+    <nav className="breadcrumbs" aria-label={t('a11y.breadcrumb')}>
       <ol>
         <li>
           <LocalizedLink to="/">{t('nav.home')}</LocalizedLink>

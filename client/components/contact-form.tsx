@@ -1,19 +1,21 @@
 import { useId } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
-import { SERVICE_INTERESTS } from '#shared/contact.ts'
+import { SERVICE_INTERESTS, type ServiceInterest } from '#shared/contact.ts'
 import { useApp } from '../app-context.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 
 type ContactFormProps = {
   /** `full` is the contact page's form (with subject), `short` the home page section's. */
   variant: 'full' | 'short'
+  /** Preselected service interest (from a service page's call to action). */
+  defaultService?: ServiceInterest
 }
 
 /**
  * The contact form as a real `<form method="post">`, so it works without JavaScript.
  * Field names are the API's (DESIGN.md 6).
  */
-export function ContactForm({ variant }: ContactFormProps) {
+export function ContactForm({ variant, defaultService }: ContactFormProps) {
   const { t } = useTranslation()
   const { locale } = useApp()
   const id = useId()
@@ -59,7 +61,7 @@ export function ContactForm({ variant }: ContactFormProps) {
         </div>
         <div className="field">
           <label htmlFor={field('service')}>{t('form.service')}</label>
-          <select id={field('service')} name="service" required defaultValue="">
+          <select id={field('service')} name="service" required defaultValue={defaultService ?? ''}>
             <option value="" disabled>
               {t('form.servicePlaceholder')}
             </option>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { COMPANY } from '#shared/company.ts'
+import { COMPANY, phoneHref } from '#shared/company.ts'
 import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
 import { useApp } from '../app-context.tsx'
 import { LogoMark, MailIcon, MapPinIcon, PhoneIcon } from './icons.tsx'
@@ -75,7 +75,7 @@ export function SiteFooter() {
             </li>
             <li>
               <PhoneIcon />
-              <a href={`tel:${COMPANY.phone.replace(/[^+\d]/g, '')}`}>
+              <a href={phoneHref(COMPANY.phone)}>
                 <span className="visually-hidden">{t('footer.phone')}: </span>
                 {COMPANY.phone}
               </a>
@@ -87,7 +87,7 @@ export function SiteFooter() {
                 <br />
                 {address.street}
                 <br />
-                {address.postalCode} {address.city}
+                {`${address.postalCode} ${address.city}`}
               </address>
             </li>
           </ul>

@@ -1,7 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { FEATURES, HOME_SERVICES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
 import { servicePath } from '#shared/routes.ts'
+import { useApp } from '../app-context.tsx'
 import { ContactForm } from '../components/contact-form.tsx'
+import { JsonLd } from '../components/json-ld.tsx'
 import { HeroIllustration } from '../components/hero-illustration.tsx'
 import {
   ArrowRightIcon,
@@ -14,6 +16,7 @@ import {
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { ServiceIcon } from '../components/service-icon.tsx'
+import { organizationJsonLd } from '../organization.ts'
 
 const FEATURE_ICONS = {
   germanBased: ServerIcon,
@@ -26,9 +29,11 @@ const FEATURE_ICONS = {
 export function HomePage() {
   const { t } = useTranslation('home')
   const { t: tc } = useTranslation()
+  const { baseUrl } = useApp()
   return (
     <>
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
+      <JsonLd data={organizationJsonLd(baseUrl)} />
 
       <section className="hero" aria-labelledby="hero-title">
         <div className="container hero-grid">

@@ -79,10 +79,7 @@ export function ServicePage() {
 
       <section className="page-hero" aria-labelledby="service-title">
         <div className="container">
-          <Breadcrumbs
-            label={ts('pattern.breadcrumb')}
-            items={[{ label: t('nav.services'), to: '/services' }, { label: name }]}
-          />
+          <Breadcrumbs items={[{ label: t('nav.services'), to: '/services' }, { label: name }]} />
           <div className="page-hero-grid">
             <div>
               <p className="badge">

@@ -31,7 +31,7 @@ export function ServicesPage() {
 
       <section className="page-hero" aria-labelledby="services-title">
         <div className="container">
-          <Breadcrumbs label={t('pattern.breadcrumb')} items={[{ label: tc('nav.services') }]} />
+          <Breadcrumbs items={[{ label: tc('nav.services') }]} />
           <p className="badge">{t('hero.badge')}</p>
           <h1 id="services-title">{t('hero.title')}</h1>
           <p className="page-lead">{t('hero.subtitle')}</p>

@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
+import { get, texts } from '#tests/helpers/locales.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 const HOME = [
@@ -66,10 +67,13 @@ test('navigates between pages in the browser without reloading the document', as
     .getByRole('link', { name: 'Über uns' })
     .click()
   await expect(page).toHaveURL(/\/de\/about$/)
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Seite nicht gefunden')
-  await expect(page).toHaveTitle('Seite nicht gefunden')
+  const about = texts('de', 'about')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(String(get(about, 'hero.title')))
+  await expect(page).toHaveTitle(
+    String(get(about, 'meta.title')).replace('{{brand}}', 'Modernwerk'),
+  )
 
-  await page.getByRole('link', { name: 'Zurück zur Startseite' }).click()
+  await page.getByRole('link', { name: 'Modernwerk, zur Startseite' }).first().click()
   await expect(page).toHaveURL(/\/de$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Moderne IT/)
   await expect(page).toHaveTitle(/IT-Modernisierung/)

@@ -43,12 +43,19 @@ function markers(text: string) {
   return [...placeholders, ...tags].sort()
 }
 
-/** Words that are spelled the same in English, German and Polish texts. */
-const SHARED_WORDS = new Set(['Modernwerk', 'optional', 'Roadmap', 'Migration', 'Monitoring'])
+/** Lower-case words that are spelled the same in English and German or Polish. */
+const SHARED_WORDS = new Set(['optional'])
 
-/** Names and acronyms (HIPAA, SOC 2, CIS Controls) and the shared words above. */
+/**
+ * Names and terms the languages share: product and standard names (Kubernetes, SOC 2, .NET),
+ * short capitalized words (E-mail, Monitoring). An English sentence has lower-case words and
+ * fails this, so it cannot hide in German or Polish.
+ */
 function isSameInEveryLanguage(text: string) {
-  return SHARED_WORDS.has(text) || /^[A-Z0-9]{2,}( [A-Z0-9][\w]*)*$/.test(text)
+  const words = text.split(' ')
+  return (
+    SHARED_WORDS.has(text) || (words.length <= 3 && words.every((word) => /^[^a-z]/.test(word)))
+  )
 }
 
 const REQUIRED_PLURALS: Record<string, readonly string[]> = {

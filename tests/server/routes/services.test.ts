@@ -1,32 +1,10 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCALES, localizePath, type Locale } from '#shared/locales.ts'
+import { LOCALES, localizePath } from '#shared/locales.ts'
 import { SERVICE_SLUGS, servicePath, type ServiceSlug } from '#shared/routes.ts'
 import { SECURITY_FRAMEWORKS, SERVICE_NAMESPACES, SUPPORT_TIERS } from '#shared/services.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
-
-type Json = Record<string, unknown>
-const LOCALES_DIR = join(import.meta.dirname, '..', '..', '..', 'locales')
-
-function texts(locale: Locale, ns: string): Json {
-  return JSON.parse(readFileSync(join(LOCALES_DIR, locale, `${ns}.json`), 'utf8')) as Json
-}
-
-function get(tree: Json, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node as Json)[key], tree)
-}
-
-/** React escapes text; compare the page with the text as it appears in HTML. */
-function html(text: unknown) {
-  return String(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#x27;')
-}
+import { get, html, texts, type Json } from '#tests/helpers/locales.ts'
 
 let app: FastifyInstance
 

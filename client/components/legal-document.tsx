@@ -1,0 +1,94 @@
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { LOCALE_INFO } from '#shared/locales.ts'
+import { formatLegalDate } from '#shared/legal.ts'
+import { useApp } from '../app-context.tsx'
+import { PageMeta } from './page-meta.tsx'
+
+export type LegalSection = {
+  /** Anchor of the section, also its entry in the table of contents. */
+  id: string
+  heading: string
+  paragraphs: readonly string[]
+  items?: readonly string[]
+  /** Numbered sections (the terms) show their number in the heading. */
+  number?: number
+}
+
+type LegalDocumentProps = {
+  meta: { title: string; description: string }
+  title: string
+  intro: string
+  /** ISO date of the last change, shown in the locale's format. */
+  updated?: string
+  sections: readonly LegalSection[]
+  /** Content between the introduction and the sections (imprint facts, cookie table). */
+  children?: ReactNode
+}
+
+/**
+ * Long-form legal text: one `h1`, a table of contents with anchors, numbered or plain
+ * sections with their own headings, and a readable line length.
+ */
+export function LegalDocument({
+  meta,
+  title,
+  intro,
+  updated,
+  sections,
+  children,
+}: LegalDocumentProps) {
+  const { t } = useTranslation()
+  const { locale } = useApp()
+  const heading = (section: LegalSection) =>
+    section.number === undefined
+      ? section.heading
+      : t('legal.numberedHeading', { number: section.number, heading: section.heading })
+  return (
+    <article className="legal container">
+      <PageMeta title={meta.title} description={meta.description} />
+      <header className="legal-header">
+        <h1>{title}</h1>
+        {updated ? (
+          <p className="legal-updated">
+            {t('legal.lastUpdated', { date: formatLegalDate(updated, LOCALE_INFO[locale].iso) })}
+          </p>
+        ) : null}
+        <p className="legal-intro">{intro}</p>
+      </header>
+      {children}
+      {sections.length > 3 ? (
+        <nav className="legal-toc" aria-labelledby="legal-toc-title">
+          <h2 id="legal-toc-title">{t('legal.contents')}</h2>
+          <ol>
+            {sections.map((section) => (
+              <li key={section.id}>
+                <a href={`#${section.id}`}>{heading(section)}</a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      ) : null}
+      {sections.map((section) => (
+        <section
+          key={section.id}
+          id={section.id}
+          className="legal-section"
+          aria-labelledby={`${section.id}-title`}
+        >
+          <h2 id={`${section.id}-title`}>{heading(section)}</h2>
+          {section.paragraphs.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
+          {section.items ? (
+            <ul className="legal-list">
+              {section.items.map((item) => (
+                <li key={item}>{item}</li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      ))}
+    </article>
+  )
+}

@@ -1,0 +1,122 @@
+import { useTranslation } from 'react-i18next'
+import { COMPANY } from '#shared/company.ts'
+import { TEAM } from '#shared/team.ts'
+import { useApp } from '../app-context.tsx'
+import { CtaBand } from '../components/cta-band.tsx'
+import { ArrowRightIcon, LayersIcon, RouteIcon, ShieldIcon } from '../components/icons.tsx'
+import { JsonLd } from '../components/json-ld.tsx'
+import { LocalizedLink } from '../components/localized-link.tsx'
+import { PageMeta } from '../components/page-meta.tsx'
+import { Portrait } from '../components/portrait.tsx'
+import { organizationJsonLd } from '../organization.ts'
+
+const VALUES = [
+  { key: 'clarity', Icon: LayersIcon },
+  { key: 'ownership', Icon: ShieldIcon },
+  { key: 'longevity', Icon: RouteIcon },
+] as const
+
+/** `/about`: the story, three values and the two co-founders. */
+export function AboutPage() {
+  const { t } = useTranslation('about')
+  const { t: tt } = useTranslation('team')
+  const { baseUrl } = useApp()
+  const values = { foundingYear: COMPANY.foundingYear }
+  return (
+    <>
+      <PageMeta title={t('meta.title')} description={t('meta.description')} />
+      <JsonLd data={organizationJsonLd(baseUrl)} />
+
+      <section className="page-hero" aria-labelledby="about-title">
+        <div className="container">
+          <p className="badge">{t('hero.badge')}</p>
+          <h1 id="about-title">{t('hero.title')}</h1>
+          <p className="page-lead">{t('hero.subtitle')}</p>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="story-title">
+        <div className="container story-grid">
+          <div className="story">
+            <h2 id="story-title">{t('story.heading')}</h2>
+            {t('story.paragraphs', { ...values, returnObjects: true }).map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+          </div>
+          <dl className="fact-card">
+            <div>
+              <dt>{t('facts.founded')}</dt>
+              <dd>{COMPANY.foundingYear}</dd>
+            </div>
+            <div>
+              <dt>{t('facts.headquarters')}</dt>
+              <dd>{COMPANY.address.city}</dd>
+            </div>
+            <div>
+              <dt>{t('facts.infrastructure')}</dt>
+              <dd>{t('facts.infrastructureValue')}</dd>
+            </div>
+            <div>
+              <dt>{t('facts.languages')}</dt>
+              <dd>{t('facts.languagesValue')}</dd>
+            </div>
+          </dl>
+        </div>
+      </section>
+
+      <section className="section section-muted" aria-labelledby="values-title">
+        <div className="container">
+          <header className="section-header">
+            <h2 id="values-title">{t('values.heading')}</h2>
+            <p>{t('values.intro')}</p>
+          </header>
+          <ul className="card-grid">
+            {VALUES.map(({ key, Icon }) => (
+              <li key={key} className="feature-card">
+                <span className="icon-badge">
+                  <Icon />
+                </span>
+                <h3>{t(`values.items.${key}.title`)}</h3>
+                <p>{t(`values.items.${key}.text`)}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="team-title">
+        <div className="container">
+          <header className="section-header">
+            <h2 id="team-title">{t('team.heading')}</h2>
+            <p>{t('team.intro')}</p>
+          </header>
+          <ul className="team-grid">
+            {TEAM.map((member) => (
+              <li key={member.slug} className="team-card">
+                <Portrait slug={member.slug} alt={tt(`members.${member.key}.portraitAlt`)} />
+                <div className="team-card-body">
+                  <h3>{member.name}</h3>
+                  <p className="team-role">{tt(`members.${member.key}.role`)}</p>
+                  <p>{tt(`members.${member.key}.teaser`)}</p>
+                  <LocalizedLink to={`/team/${member.slug}`} className="text-link">
+                    {t('team.readMore')}
+                    <span className="visually-hidden">: {member.name}</span>
+                    <ArrowRightIcon />
+                  </LocalizedLink>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <CtaBand
+        id="about-cta"
+        title={t('cta.title')}
+        text={t('cta.text')}
+        button={t('cta.button')}
+        to="/contact"
+      />
+    </>
+  )
+}

@@ -1,0 +1,104 @@
+import { useTranslation } from 'react-i18next'
+import { useSearchParams } from 'react-router-dom'
+import { COMPANY, phoneHref } from '#shared/company.ts'
+import { isServiceInterest } from '#shared/contact.ts'
+import { CONTACT_QUERY } from '#shared/services.ts'
+import { ContactForm } from '../components/contact-form.tsx'
+import { MailIcon, MapPinIcon, PhoneIcon } from '../components/icons.tsx'
+import { PageMeta } from '../components/page-meta.tsx'
+
+/** `/contact`: the form (with a service preselected from the query), hours and details. */
+export function ContactPage() {
+  const { t } = useTranslation('contact')
+  const [searchParams] = useSearchParams()
+  const requested = searchParams.get(CONTACT_QUERY.service)
+  const { address, businessHours } = COMPANY
+  const { opens, closes } = businessHours.weekdays
+  return (
+    <>
+      <PageMeta title={t('meta.title')} description={t('meta.description')} />
+      <section className="page-hero" aria-labelledby="contact-page-title">
+        <div className="container">
+          <p className="badge">{t('hero.badge')}</p>
+          <h1 id="contact-page-title">{t('hero.title')}</h1>
+          <p className="page-lead">{t('hero.subtitle')}</p>
+        </div>
+      </section>
+
+      <div className="section">
+        <div className="container contact-page-grid">
+          <section className="contact-form-column" aria-labelledby="form-title">
+            <h2 id="form-title">{t('form.heading')}</h2>
+            <p className="muted">{t('form.intro')}</p>
+            <ContactForm
+              variant="full"
+              defaultService={isServiceInterest(requested) ? requested : undefined}
+            />
+          </section>
+
+          <aside className="contact-aside">
+            <section className="info-card" aria-labelledby="hours-title">
+              <h2 id="hours-title">{t('hours.heading')}</h2>
+              <dl className="hours">
+                <dt>{t('hours.weekdays')}</dt>
+                <dd>{`${opens}–${closes} ${businessHours.timeZone}`}</dd>
+                <dt>{t('hours.saturday')}</dt>
+                <dd>{t('hours.saturdayTime')}</dd>
+                <dt>{t('hours.sunday')}</dt>
+                <dd>{t('hours.sundayTime')}</dd>
+              </dl>
+              <p className="hours-support">
+                <strong>{t('hours.support')}</strong> {t('hours.supportText')}
+              </p>
+            </section>
+
+            <section className="info-card" aria-labelledby="details-title">
+              <h2 id="details-title">{t('details.heading')}</h2>
+              <ul className="contact-details">
+                <li>
+                  <MailIcon />
+                  <span>
+                    <span className="detail-label">{t('details.email')}</span>
+                    <a href={`mailto:${COMPANY.email}`}>{COMPANY.email}</a>
+                  </span>
+                </li>
+                <li>
+                  <PhoneIcon />
+                  <span>
+                    <span className="detail-label">{t('details.phone')}</span>
+                    <a href={phoneHref(COMPANY.phone)}>{COMPANY.phone}</a>
+                  </span>
+                </li>
+                <li>
+                  <MapPinIcon />
+                  <span>
+                    <span className="detail-label">{t('details.address')}</span>
+                    <address>
+                      {COMPANY.legalName}
+                      <br />
+                      {address.street}
+                      <br />
+                      {`${address.postalCode} ${address.city}`}
+                    </address>
+                  </span>
+                </li>
+              </ul>
+            </section>
+
+            <section className="info-card" aria-labelledby="next-title">
+              <h2 id="next-title">{t('next.heading')}</h2>
+              <ol className="next-steps">
+                {t('next.steps', { returnObjects: true }).map((step) => (
+                  <li key={step.title}>
+                    <strong>{step.title}</strong>
+                    <span>{step.text}</span>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          </aside>
+        </div>
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next'
+import { COMPANY, companyPlaceholders, phoneHref } from '#shared/company.ts'
+import { IMPRINT_SECTIONS } from '#shared/legal.ts'
+import { useApp } from '../app-context.tsx'
+import { LegalDocument, type LegalSection } from '../components/legal-document.tsx'
+
+/** `/imprint`: the provider information of § 5 DDG for a Partnerschaftsgesellschaft. */
+export function ImprintPage() {
+  const { t } = useTranslation('imprint')
+  const { locale } = useApp()
+  const values = companyPlaceholders(locale)
+  const { address } = COMPANY
+  const sections: LegalSection[] = IMPRINT_SECTIONS.map((id) => ({
+    id,
+    heading: t(`sections.${id}.heading`, values),
+    paragraphs: t(`sections.${id}.paragraphs`, { ...values, returnObjects: true }),
+  }))
+  return (
+    <LegalDocument
+      meta={{ title: t('meta.title'), description: t('meta.description') }}
+      title={t('title')}
+      intro={t('intro', values)}
+      sections={sections}
+    >
+      <dl className="facts">
+        <dt>{t('labels.provider')}</dt>
+        <dd>{COMPANY.legalName}</dd>
+        <dt>{t('labels.legalForm')}</dt>
+        <dd>{t('labels.legalFormValue')}</dd>
+        <dt>{t('labels.address')}</dt>
+        <dd>
+          {address.street}
+          <br />
+          {`${address.postalCode} ${address.city}`}
+        </dd>
+        <dt>{t('labels.representedBy')}</dt>
+        <dd>{values.partners}</dd>
+        <dt>{t('labels.email')}</dt>
+        <dd>
+          <a href={`mailto:${COMPANY.email}`}>{COMPANY.email}</a>
+        </dd>
+        <dt>{t('labels.phone')}</dt>
+        <dd>
+          <a href={phoneHref(COMPANY.phone)}>{COMPANY.phone}</a>
+        </dd>
+        <dt>{t('labels.register')}</dt>
+        <dd>{t('labels.registerValue', values)}</dd>
+        <dt>{t('labels.vatId')}</dt>
+        <dd>{COMPANY.vatId}</dd>
+        <dt>{t('labels.responsible')}</dt>
+        <dd>
+          {`${COMPANY.contentResponsible}, ${address.street}, ${address.postalCode} ${address.city}`}
+        </dd>
+      </dl>
+    </LegalDocument>
+  )
+}

@@ -1,0 +1,130 @@
+import { useTranslation } from 'react-i18next'
+import { useMatches } from 'react-router-dom'
+import { COMPANY } from '#shared/company.ts'
+import { LOCALE_INFO } from '#shared/locales.ts'
+import { TEAM, teamMember, type TeamSlug } from '#shared/team.ts'
+import { useApp } from '../app-context.tsx'
+import { Breadcrumbs } from '../components/breadcrumbs.tsx'
+import { ArrowRightIcon } from '../components/icons.tsx'
+import { JsonLd } from '../components/json-ld.tsx'
+import { LocalizedLink } from '../components/localized-link.tsx'
+import { PageMeta } from '../components/page-meta.tsx'
+import { Portrait } from '../components/portrait.tsx'
+import type { PageHandle } from '../routes.tsx'
+
+function useMemberSlug(): TeamSlug {
+  const handle = useMatches().at(-1)?.handle as PageHandle | undefined
+  if (!handle?.member) throw new Error('A team page route needs handle.member')
+  return handle.member
+}
+
+/** `/team/{slug}`: one co-founder's profile. */
+export function TeamPage() {
+  const slug = useMemberSlug()
+  const member = teamMember(slug)
+  const { t } = useTranslation('team')
+  const { t: tc } = useTranslation()
+  const { t: ta } = useTranslation('about')
+  const { baseUrl, locale } = useApp()
+  const key = member.key
+  const languages = new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
+    member.languages.map(
+      (code) =>
+        new Intl.DisplayNames([LOCALE_INFO[locale].iso], { type: 'language' }).of(code) ?? code,
+    ),
+  )
+  const others = TEAM.filter((other) => other.slug !== slug)
+  return (
+    <>
+      <PageMeta
+        title={t(`members.${key}.meta.title`)}
+        description={t(`members.${key}.meta.description`)}
+      />
+      <JsonLd
+        data={{
+          '@context': 'https://schema.org',
+          '@type': 'Person',
+          name: member.name,
+          jobTitle: t(`members.${key}.role`),
+          worksFor: { '@type': 'Organization', name: COMPANY.legalName, url: baseUrl },
+        }}
+      />
+      <section className="page-hero" aria-labelledby="member-name">
+        <div className="container">
+          <Breadcrumbs items={[{ label: tc('nav.about'), to: '/about' }, { label: member.name }]} />
+          <div className="profile">
+            <Portrait
+              slug={slug}
+              alt={t(`members.${key}.portraitAlt`)}
+              className="profile-portrait"
+              isPriority
+            />
+            <div>
+              <h1 id="member-name">{member.name}</h1>
+              <p className="team-role">{t(`members.${key}.role`)}</p>
+              {t(`members.${key}.bio`, { returnObjects: true }).map((paragraph) => (
+                <p key={paragraph}>{paragraph}</p>
+              ))}
+              <p>
+                <strong>{t('labels.languages')}:</strong> {languages}
+              </p>
+              <LocalizedLink to="/contact" className="button button-primary">
+                {t('labels.contact')}
+                <ArrowRightIcon />
+              </LocalizedLink>
+            </div>
+          </div>
+        </div>
+      </section>
+
+      <section className="section" aria-labelledby="skills-title">
+        <div className="container">
+          <h2 id="skills-title" className="section-title">
+            {t('labels.skills')}
+          </h2>
+          <ul className="skill-grid">
+            {t(`members.${key}.skills`, { returnObjects: true }).map((category) => (
+              <li key={category.title} className="skill-category">
+                <h3>{category.title}</h3>
+                <ul className="skill-tags">
+                  {category.items.map((item) => (
+                    <li key={item}>{item}</li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section className="section section-muted" aria-labelledby="other-title">
+        <div className="container">
+          <h2 id="other-title" className="section-title">
+            {t('labels.otherMember')}
+          </h2>
+          <ul className="team-grid team-grid-compact">
+            {others.map((other) => (
+              <li key={other.slug} className="team-card">
+                <Portrait slug={other.slug} alt={t(`members.${other.key}.portraitAlt`)} />
+                <div className="team-card-body">
+                  <h3>{other.name}</h3>
+                  <p className="team-role">{t(`members.${other.key}.role`)}</p>
+                  <LocalizedLink to={`/team/${other.slug}`} className="text-link">
+                    {ta('team.readMore')}
+                    <span className="visually-hidden">: {other.name}</span>
+                    <ArrowRightIcon />
+                  </LocalizedLink>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <p className="section-footer">
+            <LocalizedLink to="/about" className="button button-secondary">
+              {t('labels.backToAbout')}
+            </LocalizedLink>
+          </p>
+        </div>
+      </section>
+    </>
+  )
+}

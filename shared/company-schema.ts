@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import type { CompanyFacts } from './company.ts'
+
+const text = z.string().trim().min(1)
+const time = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time like 9:00')
+
+/**
+ * What an imprint under § 5 DDG needs, checked. The server validates `COMPANY` at start; this
+ * lives apart from the facts so the browser bundle does not carry zod for them.
+ */
+export const CompanyFactsSchema = z.strictObject({
+  brand: text,
+  legalName: text.regex(/PartG( mbB)?$/, 'the name of a Partnerschaftsgesellschaft ends in PartG'),
+  legalForm: z.literal('Partnerschaftsgesellschaft'),
+  foundingYear: z.number().int().min(1900).max(2100),
+  address: z.strictObject({
+    street: text,
+    postalCode: z.string().regex(/^\d{5}$/, 'a German postal code has five digits'),
+    city: text,
+    country: z.literal('DE'),
+  }),
+  register: z.strictObject({
+    court: text.regex(/^Amtsgericht /, 'the register court is an Amtsgericht'),
+    number: z.string().regex(/^PR \d+( [A-Z])?$/, 'a partnership register number like PR 1234 B'),
+  }),
+  vatId: z.string().regex(/^DE\d{9}$/, 'a German VAT id: DE and nine digits'),
+  partners: z.array(text).min(1),
+  contentResponsible: text,
+  email: z.email(),
+  phone: z.string().regex(/^\+\d[\d -]{6,}$/, 'an international number like +49 30 1234567-0'),
+  businessHours: z.strictObject({
+    timeZone: text,
+    weekdays: z.strictObject({ opens: time, closes: time }),
+  }),
+  hosting: z.strictObject({ provider: text, location: text }),
+  mailProvider: text,
+  supervisoryAuthority: z.strictObject({ name: text, address: text }),
+})
+
+/** Throws a readable error naming every wrong fact. */
+export function validateCompanyFacts(facts: CompanyFacts): void {
+  const result = CompanyFactsSchema.safeParse(facts)
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `  COMPANY.${issue.path.join('.')}: ${issue.message}`,
+    )
+    throw new Error(`Invalid company facts in shared/company.ts:\n${problems.join('\n')}`)
+  }
+}

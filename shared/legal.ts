@@ -1,0 +1,73 @@
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS } from './locales.ts'
+
+/**
+ * Legal pages: section order (the keys are also the anchors of the table of contents) and
+ * dates. The texts are in `locales/<lng>/{terms,privacy,cookies,imprint}.json`.
+ */
+export const TERMS_SECTIONS = [
+  'scope',
+  'services',
+  'contract',
+  'customerDuties',
+  'billing',
+  'term',
+  'payment',
+  'feeChanges',
+  'refunds',
+  'availability',
+  'liability',
+  'dataProtection',
+  'law',
+] as const
+
+/** Listed after the thirteen numbered sections of the terms. */
+export const TERMS_PROHIBITED_USES = 'prohibitedUses'
+
+export const PRIVACY_SECTIONS = [
+  'controller',
+  'overview',
+  'hosting',
+  'contactForm',
+  'cookies',
+  'noTracking',
+  'recipients',
+  'retention',
+  'rights',
+  'objection',
+  'security',
+  'changes',
+] as const
+
+export const COOKIE_POLICY_SECTIONS = [
+  'whatAreCookies',
+  'languageCookie',
+  'noTracking',
+  'control',
+  'contact',
+] as const
+
+export const IMPRINT_SECTIONS = [
+  'disputeResolution',
+  'liabilityContent',
+  'liabilityLinks',
+  'copyright',
+] as const
+
+/** ISO dates, shown in each locale's own format. */
+export const LEGAL_UPDATED = {
+  privacy: '2024-05-22',
+  terms: '2024-05-22',
+  cookies: '2024-05-22',
+} as const
+
+/** Every cookie the site sets: the cookie policy lists exactly these. */
+export const COOKIES = [
+  { name: LOCALE_COOKIE, lifetimeDays: LOCALE_COOKIE_MAX_AGE_SECONDS / 86_400 },
+] as const
+
+/** `2024-05-22` → "May 22, 2024" / "22. Mai 2024" / "22 maja 2024" (fixed, not local time). */
+export function formatLegalDate(iso: string, localeIso: string): string {
+  return new Intl.DateTimeFormat(localeIso, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${iso}T00:00:00Z`),
+  )
+}

@@ -1,0 +1,68 @@
+import AxeBuilder from '@axe-core/playwright'
+import { LOCALES, localizePath } from '#shared/locales.ts'
+import { TEAM } from '#shared/team.ts'
+import { get, texts } from '#tests/helpers/locales.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+
+test('about → Read more → profile, and on to the other co-founder', async ({ page }) => {
+  await page.goto('/about')
+  await waitForHydration(page)
+  const [first, second] = TEAM
+  const readMore = String(get(texts('en', 'about'), 'team.readMore'))
+  await page.getByRole('link', { name: new RegExp(`^${readMore}\\W+${first.name}$`) }).click()
+  await expect(page).toHaveURL(new RegExp(`/team/${first.slug}$`))
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(first.name)
+  await expect(page.getByRole('img', { name: first.name })).toBeVisible()
+  await page.getByRole('link', { name: new RegExp(`^${readMore}\\W+${second.name}$`) }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(second.name)
+})
+
+test('a Contact Us of Managed IT opens the contact form with the service chosen', async ({
+  page,
+}) => {
+  await page.goto('/pl/services/managed-it')
+  await waitForHydration(page)
+  await page.locator('.tier-recommended').getByRole('link').click()
+  await expect(page).toHaveURL(/\/pl\/contact\?service=managed&plan=standard$/)
+  await expect(page.getByRole('combobox', { name: 'Interesująca cię usługa' })).toHaveValue(
+    'managed',
+  )
+})
+
+test('the terms table of contents jumps to a section', async ({ page }) => {
+  await page.goto('/de/terms-of-service')
+  await waitForHydration(page)
+  const toc = page.getByRole('navigation', { name: 'Inhalt' })
+  await expect(toc.getByRole('link')).toHaveCount(14)
+  await toc.getByRole('link').nth(4).click()
+  await expect(page).toHaveURL(/#billing$/)
+  await expect(page.locator('#billing h2')).toBeInViewport()
+})
+
+const PAGES = LOCALES.flatMap((locale) =>
+  [
+    '/about',
+    ...TEAM.map((member) => `/team/${member.slug}`),
+    '/contact',
+    '/imprint',
+    '/terms-of-service',
+    '/privacy-policy',
+    '/cookie-policy',
+  ].map((path) => localizePath(locale, path)),
+)
+
+for (const path of PAGES) {
+  test(`${path} hydrates cleanly and has no axe violations`, async ({ page }) => {
+    await page.goto(path)
+    await waitForHydration(page)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
+    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
+    expect(
+      results.violations.map(
+        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      ),
+    ).toEqual([])
+  })
+}

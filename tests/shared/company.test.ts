@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { COMPANY, companyPlaceholders, phoneHref } from '#shared/company.ts'
+import { validateCompanyFacts } from '#shared/company-schema.ts'
+import { TEAM, slugFromName } from '#shared/team.ts'
+
+describe('company facts', () => {
+  it('are complete and valid', () => {
+    expect(() => validateCompanyFacts(COMPANY)).not.toThrow()
+  })
+
+  it.each([
+    ['vatId', { ...COMPANY, vatId: 'DE12345' }],
+    ['register.number', { ...COMPANY, register: { ...COMPANY.register, number: 'HRB 1' } }],
+    ['address.postalCode', { ...COMPANY, address: { ...COMPANY.address, postalCode: '1011' } }],
+    ['email', { ...COMPANY, email: 'not-an-address' }],
+    ['legalName', { ...COMPANY, legalName: 'Modernwerk GmbH' }],
+  ])('refuse a wrong %s, naming it', (path, facts) => {
+    expect(() => validateCompanyFacts(facts as unknown as typeof COMPANY)).toThrow(
+      `COMPANY.${path}`,
+    )
+  })
+
+  it('give placeholders in each language', () => {
+    expect(companyPlaceholders('de').partners).toBe('Jonas Weber und Katarzyna Nowak')
+    expect(companyPlaceholders('pl').partners).toBe('Jonas Weber i Katarzyna Nowak')
+    expect(companyPlaceholders('en').registerNumber).toBe(COMPANY.register.number)
+    expect(phoneHref('+49 30 1234567-0')).toBe('tel:+493012345670')
+  })
+})
+
+describe('team', () => {
+  it('has slugs made from the names', () => {
+    for (const member of TEAM) expect(member.slug).toBe(slugFromName(member.name))
+    expect(slugFromName('Łukasz Żak-Müller')).toBe('lukasz-zak-muller')
+  })
+})
