@@ -57,7 +57,7 @@ export function LegalDocument({
         <p className="legal-intro">{intro}</p>
       </header>
       {children}
-      {sections.length > 3 ? (
+      {sections.length > 5 ? (
         <nav className="legal-toc" aria-labelledby="legal-toc-title">
           <h2 id="legal-toc-title">{t('legal.contents')}</h2>
           <ol>
