@@ -1,10 +1,11 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
 import { Outlet } from 'react-router-dom'
+import { ErrorView } from './components/error-view.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
 
 /** The site chrome around every page: header, the page in `<main>`, footer. */
-export function Layout() {
+function Chrome({ children }: { children: ReactNode }) {
   useEffect(() => {
     // A marker for tests and styles that need to know the page is interactive.
     document.documentElement.dataset.hydrated = 'true'
@@ -13,9 +14,26 @@ export function Layout() {
     <>
       <SiteHeader />
       <main id="main" tabIndex={-1}>
-        <Outlet />
+        {children}
       </main>
       <SiteFooter />
     </>
+  )
+}
+
+export function Layout() {
+  return (
+    <Chrome>
+      <Outlet />
+    </Chrome>
+  )
+}
+
+/** Errors the page boundary cannot catch (a path no route matches): the same chrome. */
+export function RootErrorBoundary() {
+  return (
+    <Chrome>
+      <ErrorView />
+    </Chrome>
   )
 }

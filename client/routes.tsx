@@ -5,7 +5,7 @@ import { PAGES, type PageId, type ServiceSlug } from '#shared/routes.ts'
 import type { TeamSlug } from '#shared/team.ts'
 import { SERVICE_NAMESPACES } from '#shared/services.ts'
 import { ErrorView } from './components/error-view.tsx'
-import { Layout } from './root.tsx'
+import { Layout, RootErrorBoundary } from './root.tsx'
 
 /** What a page route carries for the server (texts to embed, chunk to preload) and the client. */
 export type PageHandle = {
@@ -126,6 +126,7 @@ export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
     {
       id: ROOT_ROUTE_ID,
       Component: Layout,
+      ErrorBoundary: RootErrorBoundary,
       children: [
         {
           id: BOUNDARY_ROUTE_ID,

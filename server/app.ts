@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import fastifyCookie from '@fastify/cookie'
 import fastifyHelmet from '@fastify/helmet'
 import Fastify, {
   LogController,
@@ -13,6 +14,7 @@ import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
 import { staticAssetsPlugin } from './plugins/static-assets.ts'
 import { healthRoutes } from './routes/health.ts'
+import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes, renderPage, sendFallbackError } from './routes/pages.ts'
 
 declare module 'fastify' {
@@ -106,6 +108,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     crossOriginEmbedderPolicy: false,
     frameguard: { action: 'deny' },
   })
+  // Reads the `i18n_redirected` cookie; the server never sets cookies itself.
+  await app.register(fastifyCookie)
   await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })
   if (isDevelopment) {
     // `npm run dev`: the same app and render path, with Vite serving the client from source.
@@ -139,6 +143,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   await app.register(healthRoutes)
+  await app.register(seoRoutes)
   await app.register(pageRoutes)
   return app
 }

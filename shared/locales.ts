@@ -22,6 +22,16 @@ export const LOCALE_INFO: Readonly<Record<Locale, LocaleInfo>> = {
 export const LOCALE_COOKIE = 'i18n_redirected'
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 
+/**
+ * The `Set-Cookie`-style string the language switcher writes when the visitor picks a language:
+ * `i18n_redirected=de; Max-Age=31536000; Path=/; SameSite=Lax` (+ `Secure` on HTTPS).
+ */
+export function localeCookie(locale: Locale, isSecure: boolean): string {
+  const attributes = [`Max-Age=${LOCALE_COOKIE_MAX_AGE_SECONDS}`, 'Path=/', 'SameSite=Lax']
+  if (isSecure) attributes.push('Secure')
+  return [`${LOCALE_COOKIE}=${locale}`, ...attributes].join('; ')
+}
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value)
 }

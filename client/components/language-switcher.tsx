@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router-dom'
-import { LOCALE_INFO, LOCALES, localizePath } from '#shared/locales.ts'
+import { LOCALE_INFO, LOCALES, localeCookie, localizePath } from '#shared/locales.ts'
 import { isPagePath } from '#shared/routes.ts'
 import { useApp } from '../app-context.tsx'
 
 /**
  * Links to the same page in every locale. Plain anchors, not router links: another locale is
- * another document (its own basename and texts), and the links work without JavaScript.
+ * another document (its own basename and texts), and the links work without JavaScript. A
+ * click also stores the choice in the `i18n_redirected` cookie, so `/` follows it later.
  * Targets come from the route table only: on an unknown path (a crafted `//host`, say) the
  * links lead to each locale's home page, never to anything built from the raw path.
  */
@@ -27,6 +28,10 @@ export function LanguageSwitcher({ className }: { className?: string }) {
             hrefLang={code}
             lang={code}
             aria-current={code === locale ? 'true' : undefined}
+            onClick={() => {
+              // An explicit choice, and only that, is remembered (DESIGN.md 4).
+              document.cookie = localeCookie(code, window.location.protocol === 'https:')
+            }}
           >
             {LOCALE_INFO[code].name}
           </a>

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isbot } from 'isbot'
-import { localeFromPath } from '#shared/locales.ts'
+import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
 import { fallbackErrorHtml } from '../render/fallback.ts'
+import { routePageRequest } from '../render/locale-routing.ts'
 
 /**
  * The request's URL on our own origin (never the Host header). Concatenated, not resolved:
@@ -33,8 +34,17 @@ export async function renderPage(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
+  const url = siteUrl(app, request)
+  const routing = routePageRequest(
+    url,
+    request.headers['accept-language'],
+    request.cookies[LOCALE_COOKIE],
+  )
+  reply.headers(routing.headers)
+  if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
+
   const fetchRequest = toFetchRequest(app, request, reply)
-  const locale = localeFromPath(new URL(fetchRequest.url).pathname)
+  const locale = localeFromPath(url.pathname)
   const result = await app.renderer.render({
     request: fetchRequest,
     locale,
