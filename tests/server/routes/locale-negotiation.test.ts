@@ -110,11 +110,12 @@ describe('canonical paths', () => {
 function headLinks(body: string) {
   const head = body.slice(0, body.indexOf('</head>'))
   const canonical = /<link rel="canonical" href="([^"]+)"\/>/.exec(head)?.[1]
-  const alternates = Object.fromEntries(
-    [...head.matchAll(/<link rel="alternate" hrefLang="([\w-]+)" href="([^"]+)"\/>/g)].map(
-      ([, lang, href]) => [lang, href],
-    ),
-  )
+  const alternates: Record<string, string> = {}
+  for (const [, lang = '', href = ''] of head.matchAll(
+    /<link rel="alternate" hrefLang="([\w-]+)" href="([^"]+)"\/>/g,
+  )) {
+    alternates[lang] = href
+  }
   return { head, canonical, alternates }
 }
 
