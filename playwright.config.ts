@@ -4,6 +4,8 @@ import { defineConfig, devices } from '@playwright/test'
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const PORT = Number(process.env.E2E_PORT ?? 18300)
 const BASE_URL = `http://127.0.0.1:${PORT}`
+/** Port of the instance with a broken outbox (tests/e2e/contact-form.spec.ts). */
+const FAILING_PORT = Number(process.env.E2E_FAILING_PORT ?? 18302)
 
 export default defineConfig({
   testDir: './tests/e2e',
@@ -40,20 +42,43 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    // The production server on the build `npm test` made; APP_BASE_URL matches the origin.
-    command: 'node server/main.ts',
-    env: {
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      APP_BASE_URL: BASE_URL,
-      LOG_LEVEL: 'warn',
+  webServer: [
+    {
+      // The production server on the build `npm test` made; APP_BASE_URL matches the origin.
+      command: 'node server/main.ts',
+      env: {
+        NODE_ENV: 'production',
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        APP_BASE_URL: BASE_URL,
+        LOG_LEVEL: 'warn',
+        OUTBOX_DIR: 'test-results/e2e-outbox',
+        CONTACT_RATE_MAX: '1000',
+      },
+      url: `${BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+      stdout: 'ignore',
+      stderr: 'pipe',
     },
-    url: `${BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 20_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    {
+      // A second instance whose outbox cannot be written and whose limit is tiny: the form's
+      // error and rate-limited states against the real server.
+      command: 'node server/main.ts',
+      env: {
+        NODE_ENV: 'production',
+        PORT: String(FAILING_PORT),
+        HOST: '127.0.0.1',
+        APP_BASE_URL: `http://127.0.0.1:${FAILING_PORT}`,
+        LOG_LEVEL: 'fatal',
+        OUTBOX_DIR: '/dev/null/outbox',
+        CONTACT_RATE_MAX: '2',
+      },
+      url: `http://127.0.0.1:${FAILING_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 20_000,
+      stdout: 'ignore',
+      stderr: 'ignore',
+    },
+  ],
 })

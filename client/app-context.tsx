@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react'
+import type { ContactFormState } from '#shared/contact-form.ts'
 import type { Locale } from '#shared/locales.ts'
 import type { DevError } from './app-data.ts'
 
@@ -11,6 +12,7 @@ export type AppContextValue = {
   year: number
   /** Development only: details of a server render error. */
   devError?: DevError
+  formState?: ContactFormState
 }
 
 export const AppContext = createContext<AppContextValue | null>(null)

@@ -1,4 +1,5 @@
 import type { HydrationState } from 'react-router-dom'
+import type { ContactFormState } from '#shared/contact-form.ts'
 import type { LocaleResources } from '#shared/i18n.ts'
 import type { Locale } from '#shared/locales.ts'
 
@@ -22,6 +23,8 @@ export type AppData = {
   router: HydrationState
   /** Development only: the server-side render error, source-mapped, for the 500 page. */
   devError?: DevError
+  /** A plain form post shown again (errors and input, or an outcome). */
+  formState?: ContactFormState
 }
 
 export type DevError = { message: string; stack: string }

@@ -37,6 +37,7 @@ export function Document({ data, json, children }: DocumentProps) {
             baseUrl: data.baseUrl,
             year: data.year,
             devError: data.devError,
+            formState: data.formState,
           }}
         >
           {children}

@@ -10,6 +10,7 @@ import {
   type HydrationState,
   type StaticHandlerContext,
 } from 'react-router-dom'
+import type { ContactFormState } from '#shared/contact-form.ts'
 import type { LocaleResources, Namespace } from '#shared/i18n.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
 import { serializeAppData, type AppData, type DevError, type PageAssets } from './app-data.ts'
@@ -36,6 +37,8 @@ export type RenderOptions = {
   waitForAll: boolean
   timeoutMs: number
   onError: (error: unknown) => void
+  /** A plain form post shown again with its errors, input or outcome. */
+  formState?: ContactFormState
 }
 
 export type RenderResult =
@@ -133,6 +136,7 @@ function renderDocument(
       errors: serializeErrors(context.errors),
     },
     ...(devError ? { devError } : {}),
+    ...(options.formState ? { formState: options.formState } : {}),
   }
   const router = createStaticRouter(handler.dataRoutes, context)
   const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import fastifyCookie from '@fastify/cookie'
 import fastifyHelmet from '@fastify/helmet'
+import fastifyRateLimit from '@fastify/rate-limit'
 import Fastify, {
   LogController,
   type FastifyError,
@@ -13,6 +14,10 @@ import type { Config } from './config.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
 import { staticAssetsPlugin } from './plugins/static-assets.ts'
+import { Redis } from 'ioredis'
+import { Registry } from 'prom-client'
+import { contactPlugin } from './plugins/contact.ts'
+import { contactRoutes, renderFormState } from './routes/contact.ts'
 import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes, renderPage, sendFallbackError } from './routes/pages.ts'
@@ -22,6 +27,8 @@ declare module 'fastify' {
     config: Config
     /** True from SIGTERM on: readiness fails so the ingress stops sending traffic. */
     isShuttingDown: boolean
+    /** Prometheus registry of the app's own metrics. */
+    metrics: Registry
   }
 }
 
@@ -31,6 +38,9 @@ export type AppOverrides = {
   localesDir?: string
   logger?: FastifyServerOptions['logger']
   wrapRenderer?: (renderer: Renderer) => Renderer
+  /** Tests: how often the delivery worker polls, and its first retry delay. */
+  deliveryPollMs?: number
+  firstRetryMs?: number
 }
 
 const ROOT = join(import.meta.dirname, '..')
@@ -50,6 +60,13 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   }
 }
 
+/** `TRUST_PROXY` as Fastify wants it: a hop count becomes "trust the n nearest hops". */
+function trustedProxies(setting: Config['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
+  if (setting === undefined) return false
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting
+  return setting
+}
+
 /** Builds the application; never listens (tests call `inject`, `main.ts` listens). */
 export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   // The imprint's facts are checked before anything is served.
@@ -60,6 +77,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     // Fastify's two lines per request are replaced by one in the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: 'x-request-id',
+    // Explicit hops or ingress addresses only: the client IP is the rate-limit key.
+    trustProxy: trustedProxies(config.TRUST_PROXY),
     requestTimeout: 30_000,
     connectionTimeout: 30_000,
     keepAliveTimeout: 72_000,
@@ -68,6 +87,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   app.decorate('config', config)
+  app.decorate('metrics', new Registry())
+  // Several replicas share one rate-limit budget through Redis (REDIS_URL).
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 })
+    : null
+  if (redis) {
+    app.addHook('onClose', async () => {
+      await redis.quit()
+    })
+  }
   app.decorate('isShuttingDown', false)
 
   // One log line per request, with the outcome; never bodies or cookies.
@@ -120,9 +149,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     await app.register(rendererPlugin, { distDir, wrap: overrides.wrapRenderer })
   }
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
     if (status >= 500) request.log.error({ err: error }, 'request failed')
+    if (status === 429 && request.routeOptions.url === '/api/contact') {
+      app.contact.count('rateLimited')
+      const retryAfterSeconds = error.retryAfterSeconds ?? 60
+      if ((request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+        return renderFormState(app, request, reply, 429, {
+          errors: {},
+          outcome: 'rateLimited',
+          retryAfterSeconds,
+        })
+      }
+      return reply.code(429).send({ status: 'rateLimited', retryAfterSeconds })
+    }
     if (request.url.startsWith('/api/') || status < 500) {
       return reply
         .code(status)
@@ -142,7 +183,24 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     return renderPage(app, request, reply)
   })
 
+  await app.register(fastifyRateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'modernwerk:rate-limit:' } : {}),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      message: 'Too many requests',
+      retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
+    }),
+  })
+  await app.register(contactPlugin, {
+    metrics: app.metrics,
+    pollMs: overrides.deliveryPollMs,
+    firstRetryMs: overrides.firstRetryMs,
+  })
+
   await app.register(healthRoutes)
+  await app.register(contactRoutes)
   await app.register(seoRoutes)
   await app.register(pageRoutes)
   return app

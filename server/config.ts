@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -11,6 +12,56 @@ const originUrl = z
   })
   .transform((url) => url.origin)
 
+const DURATION_UNITS = { second: 1_000, minute: 60_000, hour: 3_600_000 } as const
+
+/** `15 minutes`, `1 hour`, `90 seconds` or plain milliseconds → milliseconds. */
+const duration = z.string().transform((value, context) => {
+  const match = /^\s*(\d+)\s*(seconds?|minutes?|hours?)?\s*$/.exec(value)
+  const amount = Number(match?.[1])
+  const unit = match?.[2]?.replace(/s$/, '') as keyof typeof DURATION_UNITS | undefined
+  if (!match || !Number.isSafeInteger(amount) || amount <= 0) {
+    context.addIssue({
+      code: 'custom',
+      message: 'must be like "15 minutes", "1 hour" or milliseconds',
+    })
+    return z.NEVER
+  }
+  return amount * (unit ? DURATION_UNITS[unit] : 1)
+})
+
+/**
+ * `TRUST_PROXY`: how many proxy hops to trust, or the addresses/CIDRs of the ingress. Never
+ * "true": trusting every `X-Forwarded-For` would let anyone pick their rate-limit key.
+ */
+const trustProxy = z.string().transform((value, context) => {
+  if (/^\d+$/.test(value.trim())) return Number(value)
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  const valid = entries.every((entry) => {
+    const [address = '', bits, ...rest] = entry.split('/')
+    const version = isIP(address)
+    if (version === 0 || rest.length > 0) return false
+    if (bits === undefined) return true
+    const size = Number(bits)
+    return /^\d+$/.test(bits) && size <= (version === 4 ? 32 : 128)
+  })
+  if (entries.length === 0 || !valid) {
+    context.addIssue({ code: 'custom', message: 'must be a hop count or a list of IPs/CIDRs' })
+    return z.NEVER
+  }
+  return entries
+})
+
+const mailbox = z
+  .string()
+  .trim()
+  .min(3)
+  .refine((value) => /^[^\r\n]+$/.test(value), {
+    error: 'must be an address like "Name <a@b.de>" or a@b.de',
+  })
+
 /**
  * Environment variables (DESIGN.md 9). Names are fixed so that ops, the Helm chart and the
  * tests agree. Defaults make `npm start` work with no configuration at all.
@@ -23,6 +74,16 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
+  MAIL_TO: mailbox.default('kontakt@modernwerk.example'),
+  OUTBOX_DIR: z.string().trim().min(1).default('./data/outbox'),
+  CONTACT_RATE_MAX: z.coerce.number().int().min(1).max(10_000).default(5),
+  CONTACT_RATE_WINDOW: duration.default(15 * 60_000),
+  TRUST_PROXY: trustProxy.optional(),
+  REDIS_URL: z
+    .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
+    .optional(),
 })
 
 export type Config = Readonly<z.infer<typeof ConfigSchema>>

@@ -4,6 +4,7 @@ import type common from '../locales/en/common.json'
 import type contact from '../locales/en/contact.json'
 import type cookies from '../locales/en/cookies.json'
 import type imprint from '../locales/en/imprint.json'
+import type mail from '../locales/en/mail.json'
 import type privacy from '../locales/en/privacy.json'
 import type team from '../locales/en/team.json'
 import type terms from '../locales/en/terms.json'
@@ -36,6 +37,7 @@ export const NAMESPACES = [
   'terms',
   'privacy',
   'cookies',
+  'mail',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 
@@ -83,6 +85,7 @@ declare module 'i18next' {
       terms: typeof terms
       privacy: typeof privacy
       cookies: typeof cookies
+      mail: typeof mail
     }
   }
 }

@@ -1,4 +1,4 @@
-import type { ServiceInterest } from './contact.ts'
+import type { ServiceInterest } from './contact-fields.ts'
 import { SERVICE_SLUGS, type ServiceSlug } from './routes.ts'
 
 /**

@@ -1,6 +1,16 @@
-import { useId } from 'react'
+import { useId, useRef, useState, type SyntheticEvent } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
-import { SERVICE_INTERESTS, type ServiceInterest } from '#shared/contact.ts'
+import { useSearchParams } from 'react-router-dom'
+import {
+  FIELD_LIMITS,
+  HONEYPOT_FIELD,
+  SERVICE_INTERESTS,
+  type ContactApiAnswer,
+  type ContactField,
+  type FieldErrors,
+  type ServiceInterest,
+} from '#shared/contact-fields.ts'
+import type { ContactFormId } from '#shared/contact-form.ts'
 import { useApp } from '../app-context.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 
@@ -11,57 +21,180 @@ type ContactFormProps = {
   defaultService?: ServiceInterest
 }
 
+type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited'
+
+/** The schema (zod) loads when a visitor starts on the form, not with the page. */
+const loadSchema = () => import('#shared/contact.ts')
+
+const FIELD_ORDER: readonly ContactField[] = [
+  'name',
+  'email',
+  'company',
+  'service',
+  'subject',
+  'message',
+]
+
 /**
- * The contact form as a real `<form method="post">`, so it works without JavaScript.
- * Field names are the API's (DESIGN.md 6).
+ * The contact form. A real `<form method="post">`: without JavaScript the browser posts it
+ * and the server answers with the page (errors and input kept, or the success message). With
+ * JavaScript the same schema checks the fields first, then the form posts JSON; it never
+ * retries by itself and cannot be sent twice while sending.
  */
 export function ContactForm({ variant, defaultService }: ContactFormProps) {
   const { t } = useTranslation()
-  const { locale } = useApp()
+  const { locale, formState } = useApp()
+  const [searchParams] = useSearchParams()
+  const form: ContactFormId = variant === 'full' ? 'contact' : 'home'
+  const own = formState?.form === form ? formState : undefined
+  const [status, setStatus] = useState<Status>(
+    own?.outcome ?? (searchParams.get('sent') === form ? 'success' : 'idle'),
+  )
+  const [errors, setErrors] = useState<FieldErrors>(own?.errors ?? {})
+  const [retryAfterSeconds, setRetryAfterSeconds] = useState(own?.retryAfterSeconds ?? 60)
+  const formRef = useRef<HTMLFormElement>(null)
   const id = useId()
-  const field = (name: string) => `${id}-${name}`
+  const fieldId = (name: string) => `${id}-${name}`
+  const errorId = (name: string) => `${id}-${name}-error`
+  const values = own?.values ?? {}
+
+  function focusFirstError(found: FieldErrors) {
+    const first = FIELD_ORDER.find((field) => found[field])
+    if (first) document.getElementById(fieldId(first))?.focus()
+  }
+
+  async function handleSubmit(event: SyntheticEvent<HTMLFormElement, SubmitEvent>) {
+    event.preventDefault()
+    if (status === 'sending') return
+    const data = Object.fromEntries(new FormData(event.currentTarget))
+    const { ContactMessageSchema, ContactPageMessageSchema, fieldErrors } = await loadSchema()
+    const schema = variant === 'full' ? ContactPageMessageSchema : ContactMessageSchema
+    const checked = schema.safeParse(data)
+    if (!checked.success) {
+      const found = fieldErrors(checked.error)
+      setErrors(found)
+      setStatus('idle')
+      focusFirstError(found)
+      return
+    }
+    setErrors({})
+    setStatus('sending')
+    try {
+      const response = await fetch('/api/contact', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify(data),
+      })
+      const answer = (await response.json().catch(() => ({ status: 'error' }))) as ContactApiAnswer
+      if (answer.status === 'accepted') {
+        formRef.current?.reset()
+        setStatus('success')
+      } else if (answer.status === 'invalid') {
+        setErrors(answer.errors)
+        setStatus('idle')
+        focusFirstError(answer.errors)
+      } else if (answer.status === 'rateLimited') {
+        setRetryAfterSeconds(answer.retryAfterSeconds)
+        setStatus('rateLimited')
+      } else {
+        setStatus('error')
+      }
+    } catch {
+      setStatus('error')
+    }
+  }
+
+  function fieldProps(name: ContactField) {
+    const error = errors[name]
+    return {
+      id: fieldId(name),
+      name,
+      defaultValue: values[name],
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': error ? errorId(name) : undefined,
+    }
+  }
+
+  function fieldError(name: ContactField) {
+    const error = errors[name]
+    if (!error) return null
+    const limits = (FIELD_LIMITS as Record<string, { min?: number; max?: number }>)[name]
+    return (
+      <p id={errorId(name)} className="field-error">
+        {t(`form.errors.${error}`, { min: limits?.min, max: limits?.max })}
+      </p>
+    )
+  }
+
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
+  const hasErrors = Object.keys(errors).length > 0
+
   return (
-    <form className="contact-form" action="/api/contact" method="post">
+    <form
+      ref={formRef}
+      className="contact-form"
+      action="/api/contact"
+      method="post"
+      noValidate
+      onSubmit={(event) => void handleSubmit(event)}
+      aria-busy={status === 'sending'}
+      onFocus={() => void loadSchema()}
+    >
       <input type="hidden" name="locale" value={locale} />
+      <input type="hidden" name="form" value={form} />
+      <div className="form-status" role="status">
+        {status === 'success' ? <p className="form-success">{t('form.status.success')}</p> : null}
+        {hasErrors ? <p className="form-problem">{t('form.errorSummary')}</p> : null}
+      </div>
+      <div className="form-status" role="alert">
+        {status === 'error' ? <p className="form-problem">{t('form.status.error')}</p> : null}
+        {status === 'rateLimited' ? (
+          <p className="form-problem">{t('form.status.rateLimited', { count: minutes })}</p>
+        ) : null}
+      </div>
       <div className="form-grid">
         <div className="field">
-          <label htmlFor={field('name')}>{t('form.name')}</label>
+          <label htmlFor={fieldId('name')}>{t('form.name')}</label>
           <input
-            id={field('name')}
-            name="name"
+            {...fieldProps('name')}
             type="text"
             autoComplete="name"
             required
-            minLength={2}
-            maxLength={100}
+            minLength={FIELD_LIMITS.name.min}
+            maxLength={FIELD_LIMITS.name.max}
           />
+          {fieldError('name')}
         </div>
         <div className="field">
-          <label htmlFor={field('email')}>{t('form.email')}</label>
+          <label htmlFor={fieldId('email')}>{t('form.email')}</label>
           <input
-            id={field('email')}
-            name="email"
+            {...fieldProps('email')}
             type="email"
             autoComplete="email"
             required
-            maxLength={254}
+            maxLength={FIELD_LIMITS.email.max}
           />
+          {fieldError('email')}
         </div>
         <div className="field">
-          <label htmlFor={field('company')}>
+          <label htmlFor={fieldId('company')}>
             {t('form.company')} <span className="field-optional">({t('form.optional')})</span>
           </label>
           <input
-            id={field('company')}
-            name="company"
+            {...fieldProps('company')}
             type="text"
             autoComplete="organization"
-            maxLength={150}
+            maxLength={FIELD_LIMITS.company.max}
           />
+          {fieldError('company')}
         </div>
         <div className="field">
-          <label htmlFor={field('service')}>{t('form.service')}</label>
-          <select id={field('service')} name="service" required defaultValue={defaultService ?? ''}>
+          <label htmlFor={fieldId('service')}>{t('form.service')}</label>
+          <select
+            {...fieldProps('service')}
+            required
+            defaultValue={values.service ?? defaultService ?? ''}
+          >
             <option value="" disabled>
               {t('form.servicePlaceholder')}
             </option>
@@ -71,29 +204,40 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
               </option>
             ))}
           </select>
+          {fieldError('service')}
         </div>
         {variant === 'full' ? (
           <div className="field field-wide">
-            <label htmlFor={field('subject')}>{t('form.subject')}</label>
+            <label htmlFor={fieldId('subject')}>{t('form.subject')}</label>
             <input
-              id={field('subject')}
-              name="subject"
+              {...fieldProps('subject')}
               type="text"
               required
-              minLength={3}
-              maxLength={150}
+              minLength={FIELD_LIMITS.subject.min}
+              maxLength={FIELD_LIMITS.subject.max}
             />
+            {fieldError('subject')}
           </div>
         ) : null}
         <div className="field field-wide">
-          <label htmlFor={field('message')}>{t('form.message')}</label>
+          <label htmlFor={fieldId('message')}>{t('form.message')}</label>
           <textarea
-            id={field('message')}
-            name="message"
+            {...fieldProps('message')}
             rows={6}
             required
-            minLength={10}
-            maxLength={5000}
+            minLength={FIELD_LIMITS.message.min}
+            maxLength={FIELD_LIMITS.message.max}
+          />
+          {fieldError('message')}
+        </div>
+        <div className="field-trap">
+          <label htmlFor={fieldId(HONEYPOT_FIELD)}>{t('form.honeypot')}</label>
+          <input
+            id={fieldId(HONEYPOT_FIELD)}
+            name={HONEYPOT_FIELD}
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
           />
         </div>
       </div>
@@ -103,8 +247,8 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
           components={{ privacyLink: <LocalizedLink to="/privacy-policy" /> }}
         />
       </p>
-      <button type="submit" className="button button-primary">
-        {t('form.submit')}
+      <button type="submit" className="button button-primary" disabled={status === 'sending'}>
+        {status === 'sending' ? t('form.sending') : t('form.submit')}
       </button>
     </form>
   )

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
 import { COMPANY, phoneHref } from '#shared/company.ts'
-import { isServiceInterest } from '#shared/contact.ts'
+import { isServiceInterest } from '#shared/contact-fields.ts'
 import { CONTACT_QUERY } from '#shared/services.ts'
 import { ContactForm } from '../components/contact-form.tsx'
 import { MailIcon, MapPinIcon, PhoneIcon } from '../components/icons.tsx'

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isbot } from 'isbot'
+import type { ContactFormState } from '#shared/contact-form.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
 import { fallbackErrorHtml } from '../render/fallback.ts'
 import { routePageRequest } from '../render/locale-routing.ts'
@@ -14,8 +15,7 @@ export function siteUrl(app: FastifyInstance, request: FastifyRequest): URL {
 }
 
 /** Fetch `Request` for the router, aborted when the visitor goes away. */
-function toFetchRequest(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-  const url = siteUrl(app, request)
+function toFetchRequest(url: URL, request: FastifyRequest, reply: FastifyReply) {
   const controller = new AbortController()
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) controller.abort()
@@ -28,22 +28,35 @@ function toFetchRequest(app: FastifyInstance, request: FastifyRequest, reply: Fa
   return new Request(url, { method: 'GET', headers, signal: controller.signal })
 }
 
+export type RenderPageOptions = {
+  /** Render this page instead of the request's path (a plain form post shown again). */
+  path?: string
+  /** Status to answer with instead of the router's. */
+  status?: number
+  formState?: ContactFormState
+}
+
 /** Render the page for a request's path; the reply streams React's output. */
 export async function renderPage(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
+  options: RenderPageOptions = {},
 ) {
-  const url = siteUrl(app, request)
-  const routing = routePageRequest(
-    url,
-    request.headers['accept-language'],
-    request.cookies[LOCALE_COOKIE],
-  )
-  reply.headers(routing.headers)
-  if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
+  const url = options.path
+    ? new URL(`${app.config.APP_BASE_URL}${options.path}`)
+    : siteUrl(app, request)
+  if (!options.path) {
+    const routing = routePageRequest(
+      url,
+      request.headers['accept-language'],
+      request.cookies[LOCALE_COOKIE],
+    )
+    reply.headers(routing.headers)
+    if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
+  }
 
-  const fetchRequest = toFetchRequest(app, request, reply)
+  const fetchRequest = toFetchRequest(url, request, reply)
   const locale = localeFromPath(url.pathname)
   const result = await app.renderer.render({
     request: fetchRequest,
@@ -54,11 +67,12 @@ export async function renderPage(
     waitForAll: isbot(request.headers['user-agent'] ?? ''),
     timeoutMs: app.config.RENDER_TIMEOUT_MS,
     onError: (error) => request.log.error({ err: error }, 'render failed'),
+    formState: options.formState,
   })
   if (result.kind === 'redirect') {
     return reply.redirect(result.location, result.status)
   }
-  reply.code(result.status)
+  reply.code(options.status ?? result.status)
   for (const [name, value] of result.headers) reply.header(name, value)
   reply.header('Cache-Control', 'no-cache')
   return reply.send(result.body)

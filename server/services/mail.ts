@@ -1,0 +1,53 @@
+import type { TFunction } from 'i18next'
+import type { SendMailOptions } from 'nodemailer'
+import { LOCALE_INFO } from '#shared/locales.ts'
+import type { OutboxEntry } from './outbox.ts'
+
+export type MailSettings = { from: string; to: string }
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
+const escape = (text: string) => text.replace(/[&<>"]/g, (char) => ESCAPES[char] ?? char)
+
+/** CR, LF and other control characters never reach a header (the schema refuses them too). */
+const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim()
+
+/**
+ * The e-mail for the company inbox: plain text plus escaped HTML, `Reply-To` the visitor, a
+ * fixed localized subject prefix. Nothing is ever sent to the visitor.
+ */
+export function contactMail(
+  entry: OutboxEntry,
+  settings: MailSettings,
+  t: TFunction<'mail'>,
+  service: string,
+): SendMailOptions {
+  const { message } = entry
+  const rows: [string, string][] = [
+    [t('name'), message.name],
+    [t('email'), message.email],
+    [t('company'), message.company ?? '–'],
+    [t('service'), service],
+    [t('subject'), message.subject ?? '–'],
+    [t('language'), LOCALE_INFO[message.locale].name],
+    [t('received'), entry.receivedAt],
+    [t('reference'), entry.id],
+  ]
+  const text = [
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    '',
+    `${t('message')}:`,
+    message.message,
+  ].join('\n')
+  const html =
+    `<table>${rows.map(([label, value]) => `<tr><th align="left">${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>` +
+    `<h3>${escape(t('message'))}</h3><p>${escape(message.message).replace(/\n/g, '<br>')}</p>`
+  return {
+    from: settings.from,
+    to: settings.to,
+    replyTo: { name: oneLine(message.name), address: message.email },
+    subject: `${t('subjectPrefix')}: ${oneLine(message.subject ?? service)}`,
+    text,
+    html,
+    headers: { 'X-Contact-Reference': entry.id },
+  }
+}

@@ -1,0 +1,118 @@
+import type { Page } from '@playwright/test'
+import { get, texts } from '#tests/helpers/locales.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+const FAILING = `http://127.0.0.1:${process.env.E2E_FAILING_PORT ?? 18302}`
+
+const SUCCESS = {
+  en: 'Thank you! Your message has been sent successfully.',
+  de: 'Vielen Dank! Ihre Nachricht wurde erfolgreich gesendet.',
+  pl: 'Dziękujemy! Twoja wiadomość została wysłana pomyślnie.',
+} as const
+
+const FORMS = [
+  { locale: 'en', path: '/contact', hasSubject: true },
+  { locale: 'de', path: '/de/contact', hasSubject: true },
+  { locale: 'pl', path: '/pl/contact', hasSubject: true },
+  { locale: 'en', path: '/', hasSubject: false },
+  { locale: 'de', path: '/de', hasSubject: false },
+  { locale: 'pl', path: '/pl', hasSubject: false },
+] as const
+
+function label(locale: 'en' | 'de' | 'pl', key: string) {
+  return String(get(texts(locale, 'common'), `form.${key}`))
+}
+
+async function fill(
+  page: Page,
+  locale: 'en' | 'de' | 'pl',
+  hasSubject: boolean,
+  message = 'We would like to modernize our warehouse software this year.',
+) {
+  const form = page.locator('form.contact-form')
+  await form.getByLabel(label(locale, 'name')).fill('Ada Lovelace')
+  await form.getByLabel(label(locale, 'email')).fill('ada@example.com')
+  await form.getByLabel(label(locale, 'service')).selectOption('other')
+  if (hasSubject) await form.getByLabel(label(locale, 'subject')).fill('Warehouse software')
+  await form.getByLabel(label(locale, 'message')).fill(message)
+  return form
+}
+
+for (const { locale, path, hasSubject } of FORMS) {
+  test(`${path}: field errors, then success`, async ({ page }) => {
+    await page.goto(path)
+    await waitForHydration(page)
+    const form = page.locator('form.contact-form')
+    await form.getByRole('button', { name: label(locale, 'submit') }).click()
+
+    const name = form.getByLabel(label(locale, 'name'))
+    await expect(name).toBeFocused()
+    await expect(name).toHaveAttribute('aria-invalid', 'true')
+    const describedBy = await name.getAttribute('aria-describedby')
+    await expect(page.locator(`[id="${describedBy}"]`)).toHaveText(
+      String(get(texts(locale, 'common'), 'form.errors.required')),
+    )
+    await expect(form.locator('.field-error')).toHaveCount(hasSubject ? 5 : 4)
+
+    await fill(page, locale, hasSubject)
+    await form.getByRole('button', { name: label(locale, 'submit') }).click()
+    await expect(form.getByRole('status')).toHaveText(SUCCESS[locale])
+    await expect(form.locator('.field-error')).toHaveCount(0)
+    await expect(form.getByLabel(label(locale, 'message'))).toHaveValue('')
+  })
+}
+
+test.describe('when the server cannot store messages', () => {
+  test.use({ baseURL: FAILING })
+
+  test('the error keeps the input, and the third try is rate limited', async ({
+    page,
+    problems,
+  }) => {
+    await page.goto('/de/contact')
+    await waitForHydration(page)
+    const form = await fill(page, 'de', true)
+    const submit = form.getByRole('button', { name: label('de', 'submit') })
+    await submit.click()
+    await expect(form.getByRole('alert')).toHaveText(
+      String(get(texts('de', 'common'), 'form.status.error')),
+    )
+    await expect(form.getByLabel(label('de', 'name'))).toHaveValue('Ada Lovelace')
+    await submit.click()
+    await expect(form.getByRole('alert')).toHaveText(
+      String(get(texts('de', 'common'), 'form.status.error')),
+    )
+    await submit.click()
+    await expect(form.getByRole('alert')).toContainText('Zu viele Nachrichten')
+    await expect(form.getByRole('alert')).toContainText('15 Minuten')
+    await expect(form.getByLabel(label('de', 'message'))).not.toHaveValue('')
+    // The browser reports the 503 and 429 answers; they are what this test provokes.
+    expect(problems.every((problem) => /status of (503|429)/.test(problem))).toBe(true)
+    problems.length = 0
+  })
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('a plain post shows its errors with the input, then the success message', async ({
+    page,
+    problems,
+  }) => {
+    await page.goto('/pl/contact')
+    const form = await fill(page, 'pl', true, 'Za krótko')
+    await form.getByRole('button', { name: label('pl', 'submit') }).click()
+    await expect(page).toHaveURL(/\/api\/contact$/)
+    const message = form.getByLabel(label('pl', 'message'))
+    await expect(message).toHaveValue('Za krótko')
+    await expect(message).toHaveAttribute('aria-invalid', 'true')
+    await expect(form.locator('.field-error')).toHaveText(/co najmniej 10 znaków/)
+    expect(problems).toEqual([expect.stringContaining('status of 400')])
+    problems.length = 0
+
+    await message.fill('Chcemy przenieść nasz system ERP do niemieckiego centrum danych.')
+    await form.getByRole('button', { name: label('pl', 'submit') }).click()
+    await expect(page).toHaveURL(/\/pl\/contact\?sent=contact$/)
+    await expect(page.locator('form.contact-form').getByRole('status')).toHaveText(SUCCESS.pl)
+  })
+})

@@ -1,0 +1,68 @@
+import { simpleParser, type ParsedMail } from 'mailparser'
+import { SMTPServer } from 'smtp-server'
+
+export type ReceivedMail = { raw: string; mail: ParsedMail; envelopeTo: string[] }
+
+/**
+ * A real SMTP server on loopback that records what it receives. It can be stopped and started
+ * again on the same port to play an outage.
+ */
+export async function startSmtpServer(port = 0) {
+  const received: ReceivedMail[] = []
+  let server: SMTPServer | null = null
+  let boundPort = port
+
+  async function start() {
+    server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = []
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8')
+          void simpleParser(raw).then((mail) => {
+            received.push({
+              raw,
+              mail,
+              envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            })
+            callback()
+          })
+        })
+      },
+    })
+    await new Promise<void>((resolve, reject) => {
+      server?.once('error', reject)
+      server?.listen(boundPort, '127.0.0.1', () => resolve())
+    })
+    const address = server.server.address()
+    if (address && typeof address === 'object') boundPort = address.port
+  }
+
+  async function stop() {
+    const current = server
+    server = null
+    if (current) await new Promise<void>((resolve) => current.close(() => resolve()))
+  }
+
+  await start()
+  return {
+    received,
+    get url() {
+      return `smtp://127.0.0.1:${boundPort}`
+    },
+    start,
+    stop,
+  }
+}
+
+/** Wait until `check` holds (polling), or fail after `timeoutMs`. */
+export async function eventually(check: () => boolean, timeoutMs = 10_000) {
+  const started = Date.now()
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not reached in time')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}

@@ -1,0 +1,292 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import fc from 'fast-check'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { eventually, startSmtpServer } from '#tests/helpers/smtp.ts'
+
+const VALID = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  company: 'Analytical Engines Ltd',
+  service: 'cloud',
+  subject: 'Moving our ERP to Germany',
+  message: 'We would like to move our ERP servers to a German data centre this year.',
+  locale: 'en',
+}
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>
+let outboxDir: string
+let app: FastifyInstance
+
+async function freshApp(env: Record<string, string> = {}) {
+  outboxDir = mkdtempSync(join(tmpdir(), 'outbox-'))
+  return buildTestApp(
+    {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Website <website@modernwerk.example>',
+      MAIL_TO: 'leads@modernwerk.example',
+      OUTBOX_DIR: outboxDir,
+      CONTACT_RATE_MAX: '1000',
+      ...env,
+    },
+    { deliveryPollMs: 100, firstRetryMs: 100 },
+  )
+}
+
+function post(body: unknown, headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') {
+  const isString = typeof body === 'string'
+  return app.inject({
+    method: 'POST',
+    url: '/api/contact',
+    remoteAddress,
+    headers: {
+      'content-type': isString ? 'application/x-www-form-urlencoded' : 'application/json',
+      ...headers,
+    },
+    payload: isString ? body : JSON.stringify(body),
+  })
+}
+
+beforeAll(async () => {
+  smtp = await startSmtpServer()
+})
+
+afterAll(async () => {
+  await smtp.stop()
+})
+
+afterEach(async () => {
+  await app.close()
+  rmSync(outboxDir, { recursive: true, force: true })
+  smtp.received.length = 0
+})
+
+describe('delivery', () => {
+  it.each([
+    ['en', 'Contact request'],
+    ['de', 'Kontaktanfrage'],
+    ['pl', 'Zapytanie kontaktowe'],
+  ])('a JSON submission in %s reaches the inbox', async (locale, prefix) => {
+    app = await freshApp()
+    const response = await post({ ...VALID, locale })
+    expect(response.statusCode).toBe(202)
+    const { id } = response.json<{ status: string; id: string }>()
+    await eventually(() => smtp.received.length === 1)
+    const [{ mail, envelopeTo }] = smtp.received as [(typeof smtp.received)[number]]
+    expect(envelopeTo).toEqual(['leads@modernwerk.example'])
+    expect(mail.from?.value[0]).toMatchObject({
+      name: 'Website',
+      address: 'website@modernwerk.example',
+    })
+    expect(mail.replyTo?.value[0]).toMatchObject({ name: VALID.name, address: VALID.email })
+    expect(mail.subject).toContain(prefix)
+    expect(mail.subject).toContain(VALID.subject)
+    expect(mail.text).toContain(VALID.message)
+    expect(mail.text).toContain(VALID.company)
+    expect(mail.html).toContain(VALID.message)
+    expect(mail.headers.get('x-contact-reference')).toBe(id)
+    // Delivered means gone from the outbox.
+    await eventually(() => true)
+    expect(await app.contact.outbox.size()).toBe(0)
+  })
+
+  it('a plain form post is delivered and answered with 303 to the success state', async () => {
+    app = await freshApp()
+    const form = new URLSearchParams({ ...VALID, locale: 'de', form: 'contact' }).toString()
+    const response = await post(form)
+    expect(response.statusCode).toBe(303)
+    expect(response.headers.location).toBe('/de/contact?sent=contact')
+    await eventually(() => smtp.received.length === 1)
+    expect(smtp.received[0]?.mail.subject).toContain('Kontaktanfrage')
+  })
+
+  it('the home form without a subject is delivered with the service as subject', async () => {
+    app = await freshApp()
+    const home = new URLSearchParams({ ...VALID, form: 'home' })
+    home.delete('subject')
+    const response = await post(home.toString())
+    expect(response.statusCode).toBe(303)
+    expect(response.headers.location).toBe('/?sent=home')
+    await eventually(() => smtp.received.length === 1)
+    expect(smtp.received[0]?.mail.subject).toBe('[Website] Contact request: Cloud infrastructure')
+  })
+
+  it('the honeypot gets the same answer and nothing is delivered', async () => {
+    app = await freshApp()
+    const response = await post({ ...VALID, website: 'http://spam.example' })
+    expect(response.statusCode).toBe(202)
+    expect(response.json()).toMatchObject({ status: 'accepted' })
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    expect(smtp.received).toHaveLength(0)
+    expect(await app.contact.outbox.size()).toBe(0)
+  })
+})
+
+describe('validation', () => {
+  it.each([
+    ['name', 'A', 'tooShort'],
+    ['name', 'x'.repeat(101), 'tooLong'],
+    ['name', 'Ada\r\nBcc: victim@example.com', 'controlCharacters'],
+    ['email', 'not-an-address', 'invalidEmail'],
+    ['email', `${'a'.repeat(250)}@example.com`, 'tooLong'],
+    ['company', 'c'.repeat(151), 'tooLong'],
+    ['service', 'consulting', 'invalidOption'],
+    ['service', 42, 'invalidOption'],
+    ['subject', 'Hi', 'tooShort'],
+    ['subject', 's'.repeat(151), 'tooLong'],
+    ['subject', 'Hello\r\nBcc: victim@example.com', 'controlCharacters'],
+    ['message', 'Too short', 'tooShort'],
+    ['message', 'm'.repeat(5001), 'tooLong'],
+    ['message', 'Null byte \u0000 inside the message', 'controlCharacters'],
+    ['name', ['Ada'], 'required'],
+  ])('%s = %j is refused as %s', async (field, value, code) => {
+    app = await freshApp()
+    const response = await post({ ...VALID, [field]: value })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toEqual({ status: 'invalid', errors: { [field]: code } })
+    expect(await app.contact.outbox.size()).toBe(0)
+  })
+
+  it('accepts the bounds exactly and a message with line breaks', async () => {
+    app = await freshApp()
+    const response = await post({
+      ...VALID,
+      name: 'Al',
+      subject: 'Hey',
+      company: 'c'.repeat(150),
+      message: `Line one\nLine two\r\n\tindented ${'m'.repeat(4970)}`,
+    })
+    expect(response.statusCode).toBe(202)
+  })
+
+  it('refuses what is missing, with every field named', async () => {
+    app = await freshApp()
+    const response = await post({})
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toEqual({
+      status: 'invalid',
+      errors: {
+        name: 'required',
+        email: 'required',
+        service: 'invalidOption',
+        message: 'required',
+      },
+    })
+  })
+
+  it('answers 413 over the body limit and 415 for other types', async () => {
+    app = await freshApp()
+    const big = await post({ ...VALID, message: 'x'.repeat(40_000) })
+    expect(big.statusCode).toBe(413)
+    const text = await post('name=x', { 'content-type': 'text/plain' })
+    expect(text.statusCode).toBe(415)
+    const broken = await post('{"name":', { 'content-type': 'application/json' })
+    expect(broken.statusCode).toBe(400)
+  })
+
+  it('never answers 5xx to random bodies', async () => {
+    app = await freshApp()
+    const field = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.array(fc.string()),
+      fc.object(),
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          {
+            name: field,
+            email: fc.oneof(fc.emailAddress(), field),
+            company: field,
+            service: fc.oneof(fc.constantFrom('cloud', 'api', 'other'), field),
+            subject: field,
+            message: fc.oneof(fc.string({ minLength: 10 }), field),
+            locale: fc.oneof(fc.constantFrom('en', 'de', 'pl'), field),
+            website: fc.oneof(fc.constant(''), field),
+          },
+          { requiredKeys: [] },
+        ),
+        async (body) => {
+          const response = await post(body)
+          expect(response.statusCode).toBeLessThan(500)
+        },
+      ),
+      { numRuns: 150 },
+    )
+  })
+})
+
+describe('rate limit', () => {
+  it('answers the 6th request in the window with 429 and Retry-After, per client IP', async () => {
+    app = await freshApp({ CONTACT_RATE_MAX: '5', CONTACT_RATE_WINDOW: '15 minutes' })
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect((await post(VALID)).statusCode).toBe(202)
+    }
+    const limited = await post(VALID)
+    expect(limited.statusCode).toBe(429)
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800)
+    expect(limited.json()).toMatchObject({ status: 'rateLimited' })
+    expect((await post(VALID, {}, '198.51.100.23')).statusCode).toBe(202)
+  })
+
+  it('uses the client address from X-Forwarded-For only behind a trusted proxy', async () => {
+    app = await freshApp({ CONTACT_RATE_MAX: '1', TRUST_PROXY: '127.0.0.1/32' })
+    const viaProxy = (client: string) => post(VALID, { 'x-forwarded-for': client }, '127.0.0.1')
+    expect((await viaProxy('192.0.2.1')).statusCode).toBe(202)
+    expect((await viaProxy('192.0.2.2')).statusCode).toBe(202)
+    expect((await viaProxy('192.0.2.1')).statusCode).toBe(429)
+    // An untrusted sender cannot choose its key.
+    expect((await post(VALID, { 'x-forwarded-for': '192.0.2.9' }, '203.0.113.50')).statusCode).toBe(
+      202,
+    )
+    expect(
+      (await post(VALID, { 'x-forwarded-for': '192.0.2.10' }, '203.0.113.50')).statusCode,
+    ).toBe(429)
+  })
+})
+
+describe('outage', () => {
+  it('keeps messages while SMTP is down, across a restart, and delivers each exactly once', async () => {
+    app = await freshApp()
+    await smtp.stop()
+    for (const locale of ['en', 'de', 'pl']) {
+      expect((await post({ ...VALID, locale, subject: `Outage test ${locale}` })).statusCode).toBe(
+        202,
+      )
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(await app.contact.outbox.size()).toBe(3)
+
+    // The process goes away and comes back with the same outbox.
+    await app.close()
+    app = await buildTestApp(
+      { SMTP_URL: smtp.url, OUTBOX_DIR: outboxDir, MAIL_TO: 'leads@modernwerk.example' },
+      { deliveryPollMs: 100, firstRetryMs: 100 },
+    )
+    expect(await app.contact.outbox.size()).toBe(3)
+
+    await smtp.start()
+    await eventually(() => smtp.received.length >= 3, 15_000)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.received.map(({ mail }) => mail.subject?.split(': ')[1]).sort()).toEqual([
+      'Outage test de',
+      'Outage test en',
+      'Outage test pl',
+    ])
+    expect(await app.contact.outbox.size()).toBe(0)
+  })
+
+  it('answers 503 and stores nothing when the outbox cannot be written; readiness says so', async () => {
+    app = await freshApp({ OUTBOX_DIR: '/dev/null/outbox' })
+    const response = await post(VALID)
+    expect(response.statusCode).toBe(503)
+    expect(response.json()).toEqual({ status: 'error' })
+    const ready = await app.inject({ method: 'GET', url: '/readyz' })
+    expect(ready.statusCode).toBe(503)
+  })
+})

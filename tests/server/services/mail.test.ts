@@ -1,0 +1,42 @@
+import i18next from 'i18next'
+import nodemailer from 'nodemailer'
+import { describe, expect, it } from 'vitest'
+import { contactMail } from '#server/services/mail.ts'
+import type { OutboxEntry } from '#server/services/outbox.ts'
+
+/** The schema refuses CR/LF already; the mail builder must hold even if that ever changed. */
+describe('contactMail', () => {
+  it('keeps CR/LF in name and subject out of the headers of the raw message', async () => {
+    const entry: OutboxEntry = {
+      id: '6f9c1c3e-5c0e-4bb4-9a1e-2c1b7d6f0a11',
+      receivedAt: '2026-11-22T10:00:00.000Z',
+      attempts: 0,
+      nextAttemptAt: 0,
+      message: {
+        name: 'Eve\r\nBcc: victim@example.com',
+        email: 'eve@example.com',
+        service: 'other',
+        subject: 'Hello\r\nBcc: victim@example.com\r\nX-Injected: yes',
+        message: 'Body text\r\nBcc: not a header here',
+        locale: 'en',
+      },
+    }
+    const t = i18next.createInstance()
+    await t.init({ lng: 'en', resources: { en: { mail: { subjectPrefix: 'Contact' } } } })
+    const options = contactMail(
+      entry,
+      { from: 'Website <web@example.com>', to: 'inbox@example.com' },
+      t.getFixedT('en', 'mail'),
+      'Other',
+    )
+    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
+    const info = await transport.sendMail(options)
+    const raw = (info.message as Buffer).toString('utf8')
+    const headers = raw.slice(0, raw.indexOf('\r\n\r\n'))
+    expect(headers).not.toMatch(/^Bcc:/im)
+    expect(headers).not.toMatch(/^X-Injected:/im)
+    expect(headers).toMatch(/^Subject: Contact: Hello Bcc: victim@example.com X-Injected: yes$/m)
+    expect(headers).toMatch(/^Reply-To: /m)
+    expect(info.envelope.to).toEqual(['inbox@example.com'])
+  })
+})
