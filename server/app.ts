@@ -19,6 +19,7 @@ import { Registry } from 'prom-client'
 import { contactPlugin } from './plugins/contact.ts'
 import { contactRoutes, renderFormState } from './routes/contact.ts'
 import { healthRoutes } from './routes/health.ts'
+import { metricsRoutes } from './routes/metrics.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes, renderPage, sendFallbackError } from './routes/pages.ts'
 
@@ -200,6 +201,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   await app.register(healthRoutes)
+  await app.register(metricsRoutes)
   await app.register(contactRoutes)
   await app.register(seoRoutes)
   await app.register(pageRoutes)

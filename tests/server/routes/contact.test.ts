@@ -93,6 +93,21 @@ describe('delivery', () => {
     expect(await app.contact.outbox.size()).toBe(0)
   })
 
+  it('counts outcomes and deliveries in /metrics', async () => {
+    app = await freshApp()
+    await post(VALID)
+    await post({ ...VALID, name: 'A' })
+    await eventually(() => smtp.received.length === 1)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body
+    expect(metrics).toContain('contact_submissions_total{outcome="accepted"} 1')
+    expect(metrics).toContain('contact_submissions_total{outcome="invalid"} 1')
+    expect(metrics).toContain('contact_deliveries_total{result="delivered"} 1')
+    expect(metrics).toContain('contact_outbox_depth 0')
+    // Never what visitors wrote.
+    expect(metrics).not.toContain(VALID.email)
+  })
+
   it('a plain form post is delivered and answered with 303 to the success state', async () => {
     app = await freshApp()
     const form = new URLSearchParams({ ...VALID, locale: 'de', form: 'contact' }).toString()
