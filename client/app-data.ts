@@ -25,17 +25,31 @@ export type AppData = {
   devError?: DevError
   /** A plain form post shown again (errors and input, or an outcome). */
   formState?: ContactFormState
+  runtime: RuntimeConfig
 }
 
 export type DevError = { message: string; stack: string }
 
 export const APP_DATA_ID = 'app-data'
+export const RUNTIME_CONFIG_ID = 'runtime-config'
+
+/** Runtime configuration embedded in every page (DESIGN.md 7), read via `runtimeConfig()`. */
+export type RuntimeConfig = {
+  app: {
+    baseURL: string
+    cdnURL: string
+    buildAssetsDir: string
+    buildId: string
+    buildTimestamp: number
+    buildCheckIntervalMs: number
+  }
+}
 
 /**
  * JSON for a `<script type="application/json">`: `<` is escaped so no `</script>` or `<!--`
  * can end the block, and U+2028/U+2029 so the text is also valid JavaScript.
  */
-export function serializeAppData(data: AppData): string {
+export function serializeAppData(data: AppData | RuntimeConfig): string {
   return JSON.stringify(data)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')

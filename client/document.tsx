@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { preload, preloadModule } from 'react-dom'
 import { AppContext } from './app-context.tsx'
-import { APP_DATA_ID, type AppData } from './app-data.ts'
+import { APP_DATA_ID, RUNTIME_CONFIG_ID, serializeAppData, type AppData } from './app-data.ts'
 
 type DocumentProps = {
   data: AppData
@@ -42,6 +42,11 @@ export function Document({ data, json, children }: DocumentProps) {
         >
           {children}
         </AppContext>
+        <script
+          type="application/json"
+          id={RUNTIME_CONFIG_ID}
+          dangerouslySetInnerHTML={{ __html: serializeAppData(data.runtime) }}
+        />
         <script
           type="application/json"
           id={APP_DATA_ID}

@@ -58,6 +58,9 @@ async function start() {
       </Document>
     </I18nextProvider>,
   )
+  // Build detection and friends load after the page, not with it.
+  const { startRuntime } = await import('./runtime/index.ts')
+  startRuntime(router)
 }
 
 // A failed start leaves the server-rendered page working; the reason goes to the console.

@@ -13,7 +13,13 @@ import {
 import type { ContactFormState } from '#shared/contact-form.ts'
 import type { LocaleResources, Namespace } from '#shared/i18n.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
-import { serializeAppData, type AppData, type DevError, type PageAssets } from './app-data.ts'
+import {
+  serializeAppData,
+  type AppData,
+  type DevError,
+  type PageAssets,
+  type RuntimeConfig,
+} from './app-data.ts'
 import { Document } from './document.tsx'
 import { BOUNDARY_ROUTE_ID, createRoutes, type PageHandle } from './routes.tsx'
 
@@ -39,6 +45,7 @@ export type RenderOptions = {
   onError: (error: unknown) => void
   /** A plain form post shown again with its errors, input or outcome. */
   formState?: ContactFormState
+  runtime: RuntimeConfig
 }
 
 export type RenderResult =
@@ -137,6 +144,7 @@ function renderDocument(
     },
     ...(devError ? { devError } : {}),
     ...(options.formState ? { formState: options.formState } : {}),
+    runtime: options.runtime,
   }
   const router = createStaticRouter(handler.dataRoutes, context)
   const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react'
 import { Outlet } from 'react-router-dom'
 import { ErrorView } from './components/error-view.tsx'
+import { NavigationProgress } from './components/navigation-progress.tsx'
 import { SiteFooter } from './components/site-footer.tsx'
 import { SiteHeader } from './components/site-header.tsx'
 
@@ -12,6 +13,7 @@ function Chrome({ children }: { children: ReactNode }) {
   }, [])
   return (
     <>
+      <NavigationProgress />
       <SiteHeader />
       <main id="main" tabIndex={-1}>
         {children}

@@ -5,6 +5,7 @@ import { PAGES, type PageId, type ServiceSlug } from '#shared/routes.ts'
 import type { TeamSlug } from '#shared/team.ts'
 import { SERVICE_NAMESPACES } from '#shared/services.ts'
 import { ErrorView } from './components/error-view.tsx'
+import { ChunkLoadError } from './runtime/chunk-error.ts'
 import { Layout, RootErrorBoundary } from './root.tsx'
 
 /** What a page route carries for the server (texts to embed, chunk to preload) and the client. */
@@ -115,8 +116,13 @@ export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
   const pageRoutes = PAGES.map((page): RouteObject => {
     const { load, ...handle } = PAGE_MODULES[page.id]
     const lazy = async () => {
-      const [Component] = await Promise.all([load(), loadNamespaces(handle.namespaces)])
-      return { Component }
+      try {
+        const [Component] = await Promise.all([load(), loadNamespaces(handle.namespaces)])
+        return { Component }
+      } catch (error) {
+        // Usually a deployment replaced this chunk: the error view reloads (guarded).
+        throw new ChunkLoadError(`Page ${page.id} could not be loaded`, { cause: error })
+      }
     }
     return page.path === '/'
       ? { id: page.id, index: true, handle, lazy }

@@ -10,6 +10,7 @@ import Fastify, {
 } from 'fastify'
 import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
+import type { RuntimeConfig } from '#client/app-data.ts'
 import type { Config } from './config.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
@@ -18,6 +19,8 @@ import { Redis } from 'ioredis'
 import { Registry } from 'prom-client'
 import { contactPlugin } from './plugins/contact.ts'
 import { contactRoutes, renderFormState } from './routes/contact.ts'
+import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
+import { clientErrorRoutes } from './routes/client-errors.ts'
 import { healthRoutes } from './routes/health.ts'
 import { metricsRoutes } from './routes/metrics.ts'
 import { seoRoutes } from './routes/seo.ts'
@@ -30,6 +33,8 @@ declare module 'fastify' {
     isShuttingDown: boolean
     /** Prometheus registry of the app's own metrics. */
     metrics: Registry
+    /** Embedded in every page as `{ app: { baseURL, cdnURL, buildAssetsDir, … } }`. */
+    runtimeConfig: RuntimeConfig
   }
 }
 
@@ -114,16 +119,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   const isDevelopment = config.NODE_ENV === 'development'
+  // With a CDN, exactly its origin may serve scripts, styles, fonts and images.
+  const assetOrigins = config.CDN_URL ? ["'self'", config.CDN_URL] : ["'self'"]
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: assetOrigins,
         // Development only: Vite injects edited styles as <style> and talks over a WebSocket.
-        styleSrc: isDevelopment ? ["'self'", "'unsafe-inline'"] : ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'"],
+        styleSrc: isDevelopment ? [...assetOrigins, "'unsafe-inline'"] : assetOrigins,
+        imgSrc: [...assetOrigins, 'data:'],
+        fontSrc: assetOrigins,
         connectSrc: isDevelopment ? ["'self'", 'ws:'] : ["'self'"],
         // Development only: Vite's client pings for a restarted server from a blob: worker.
         workerSrc: isDevelopment ? ["'self'", 'blob:'] : ["'self'"],
@@ -184,6 +191,21 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     return renderPage(app, request, reply)
   })
 
+  app.decorate('runtimeConfig', {
+    app: {
+      baseURL: '/',
+      cdnURL: config.CDN_URL ?? '',
+      buildAssetsDir: BUILD_ASSETS_DIR,
+      buildId: app.renderer.build.id,
+      buildTimestamp: app.renderer.build.timestamp,
+      buildCheckIntervalMs: config.BUILD_CHECK_INTERVAL_MS,
+    },
+  })
+  // Every response names the build that served it; open pages compare it with their own.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('X-Build-Id', app.renderer.build.id)
+  })
+
   await app.register(fastifyRateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'modernwerk:rate-limit:' } : {}),
@@ -202,6 +224,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
 
   await app.register(healthRoutes)
   await app.register(metricsRoutes)
+  await app.register(buildRoutes)
+  await app.register(clientErrorRoutes)
   await app.register(contactRoutes)
   await app.register(seoRoutes)
   await app.register(pageRoutes)

@@ -71,6 +71,10 @@ export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
   HOST: z.string().trim().min(1).default('0.0.0.0'),
   APP_BASE_URL: originUrl.default('http://localhost:3000'),
+  /** Origin serving the hashed assets (`/assets/…`), if any: `https://cdn.example.de`. */
+  CDN_URL: originUrl.optional(),
+  /** How often open pages ask for a new build; shorter only for tests. */
+  BUILD_CHECK_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),

@@ -80,12 +80,16 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
     setErrors({})
     setStatus('sending')
     try {
-      const response = await fetch('/api/contact', {
+      const { http } = await import('../runtime/http-client.ts')
+      // A POST: the site's client never repeats it, so nothing is sent twice.
+      const answer = await http<ContactApiAnswer>('/api/contact', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(data),
+        body: data,
+      }).catch((error: unknown): ContactApiAnswer => {
+        // 4xx/5xx arrive as errors carrying the server's JSON answer.
+        const answer = (error as { data?: ContactApiAnswer }).data
+        return answer?.status ? answer : { status: 'error' }
       })
-      const answer = (await response.json().catch(() => ({ status: 'error' }))) as ContactApiAnswer
       if (answer.status === 'accepted') {
         formRef.current?.reset()
         setStatus('success')

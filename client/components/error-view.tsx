@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next'
 import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router-dom'
 import { useApp } from '../app-context.tsx'
 import { localizePath } from '#shared/locales.ts'
+import { isChunkLoadError } from '../runtime/chunk-error.ts'
+import { ChunkFailure } from './chunk-failure.tsx'
 import { ArrowRightIcon } from './icons.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 import { PageMeta } from './page-meta.tsx'
@@ -12,6 +14,7 @@ import { PageMeta } from './page-meta.tsx'
  */
 export function ErrorView() {
   const error = useRouteError()
+  if (isChunkLoadError(error)) return <ChunkFailure />
   return isRouteErrorResponse(error) && error.status === 404 ? <NotFound /> : <ServerError />
 }
 

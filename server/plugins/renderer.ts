@@ -27,19 +27,20 @@ export type RendererPluginOptions = {
 }
 
 /** Loads the built server entry and the client manifest once, at start. */
-export async function loadRenderer(distDir: string): Promise<Renderer> {
+export async function loadRenderer(distDir: string, assetBase = '/'): Promise<Renderer> {
   const entryPath = join(distDir, 'server', 'entry-server.js')
   const entry = (await import(pathToFileURL(entryPath).href)) as typeof EntryServer
   const manifest = await loadManifest(join(distDir, 'client', '.vite', 'manifest.json'))
   const build = JSON.parse(await readFile(join(distDir, 'build-info.json'), 'utf8')) as BuildInfo
-  return { render: entry.render, assets: createAssetResolver(manifest), build }
+  return { render: entry.render, assets: createAssetResolver(manifest, assetBase), build }
 }
 
 export const rendererPlugin = fp<RendererPluginOptions>(
   async (app, { distDir, wrap }) => {
     let renderer: Renderer
     try {
-      renderer = await loadRenderer(distDir)
+      // Hashed assets from the CDN when one is configured, from this server otherwise.
+      renderer = await loadRenderer(distDir, app.config.CDN_URL ? `${app.config.CDN_URL}/` : '/')
     } catch (error) {
       throw new Error(`No usable build in ${distDir}: run \`npm run build\` first`, {
         cause: error,

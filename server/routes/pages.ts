@@ -68,6 +68,7 @@ export async function renderPage(
     timeoutMs: app.config.RENDER_TIMEOUT_MS,
     onError: (error) => request.log.error({ err: error }, 'render failed'),
     formState: options.formState,
+    runtime: app.runtimeConfig,
   })
   if (result.kind === 'redirect') {
     return reply.redirect(result.location, result.status)

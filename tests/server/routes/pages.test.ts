@@ -29,7 +29,7 @@ describe('pages', () => {
     expect(title(response.body)).toBe(expectedTitle(id, locale))
     // No placeholder left in what visitors see (the embedded texts keep theirs).
     const visible = response.body.replace(
-      /<script type="application\/json"[^>]*>.*?<\/script>/s,
+      /<script type="application\/json"[^>]*>.*?<\/script>/gs,
       '',
     )
     expect(visible.includes('{{'), 'a {{placeholder}} in the page').toBe(false)
@@ -88,6 +88,7 @@ describe('pages', () => {
     // Data blocks (structured data, app data) and the entry module; nothing executable inline.
     expect(scripts).toEqual([
       '<script type="application/ld+json">',
+      '<script type="application/json" id="runtime-config">',
       '<script type="application/json" id="app-data">',
       expect.stringMatching(
         /^<script type="module" src="\/assets\/entry-client-[\w-]+\.js"[^>]*>$/,

@@ -1,0 +1,44 @@
+import { RELOAD_GUARD_MS } from './constants.ts'
+
+const KEY_PREFIX = 'modernwerk:reload:'
+
+type GuardStorage = Pick<Storage, 'getItem' | 'setItem'>
+
+/**
+ * At most one reload per path within `RELOAD_GUARD_MS`, remembered in sessionStorage so it
+ * survives the reload itself. Returns whether a reload may happen now (and records it).
+ * Storage that throws (privacy modes, quota) is tolerated: then the page's own memory counts.
+ */
+export function createReloadGuard(storage: () => GuardStorage | null, now = () => Date.now()) {
+  const memory = new Map<string, number>()
+  return function mayReload(path: string): boolean {
+    const key = `${KEY_PREFIX}${path}`
+    let last = memory.get(key) ?? 0
+    try {
+      last = Math.max(last, Number(storage()?.getItem(key) ?? 0) || 0)
+    } catch {
+      // unreadable storage: the memory entry is all there is
+    }
+    if (now() - last < RELOAD_GUARD_MS) return false
+    memory.set(key, now())
+    try {
+      storage()?.setItem(key, String(now()))
+    } catch {
+      // unwritable storage: tolerated
+    }
+    return true
+  }
+}
+
+/** The browser's guard: sessionStorage, if the browser lets us use it. */
+export const mayReload = createReloadGuard(() =>
+  typeof window === 'undefined' ? null : window.sessionStorage,
+)
+
+/** Load `href` as a full page, unless that path was already reloaded moments ago. */
+export function reloadGuarded(href: string): boolean {
+  const path = new URL(href, window.location.href).pathname
+  if (!mayReload(path)) return false
+  window.location.assign(href)
+  return true
+}

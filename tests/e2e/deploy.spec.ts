@@ -1,0 +1,175 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { expect, test, waitForHydration } from './fixtures.ts'
+
+/**
+ * A real redeploy: the page comes from build A, then the server is replaced by build B (the
+ * same sources with a changed page and stylesheet, so other hashes and another build id).
+ */
+const ROOT = join(import.meta.dirname, '..', '..')
+const PORT = Number(process.env.DEPLOY_E2E_PORT ?? 18320)
+const ORIGIN = `http://127.0.0.1:${PORT}`
+const COPIED = [
+  'client',
+  'server',
+  'shared',
+  'locales',
+  'public',
+  'scripts',
+  'package.json',
+  'tsconfig.json',
+  'vite.config.ts',
+]
+
+let buildB = ''
+let outbox = ''
+let server: ChildProcess | undefined
+
+function buildId(dir: string) {
+  return (JSON.parse(readFileSync(join(dir, 'dist', 'build-info.json'), 'utf8')) as { id: string })
+    .id
+}
+
+async function serve(dir: string, env: Record<string, string> = {}) {
+  server = spawn(process.execPath, ['server/main.ts'], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      APP_BASE_URL: ORIGIN,
+      LOG_LEVEL: 'fatal',
+      OUTBOX_DIR: outbox,
+      ...env,
+    },
+    stdio: 'ignore',
+  })
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      if ((await fetch(`${ORIGIN}/healthz`)).ok) return
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`server in ${dir} did not start`)
+}
+
+async function stop() {
+  if (!server || server.exitCode !== null) return
+  server.kill('SIGTERM')
+  await once(server, 'exit')
+}
+
+async function pageBuildId(page: Page) {
+  return page.evaluate(
+    () =>
+      (
+        JSON.parse(document.getElementById('runtime-config')?.textContent ?? '{}') as {
+          app?: { buildId?: string }
+        }
+      ).app?.buildId,
+  )
+}
+
+test.describe('deployment and version skew', () => {
+  test.describe.configure({ mode: 'serial', timeout: 90_000 })
+  test.use({ baseURL: ORIGIN })
+
+  test.beforeAll(async () => {
+    test.setTimeout(120_000)
+    outbox = mkdtempSync(join(tmpdir(), 'deploy-outbox-'))
+    buildB = mkdtempSync(join(tmpdir(), 'modernwerk-build-b-'))
+    for (const entry of COPIED) cpSync(join(ROOT, entry), join(buildB, entry), { recursive: true })
+    symlinkSync(join(ROOT, 'node_modules'), join(buildB, 'node_modules'), 'dir')
+    const about = join(buildB, 'client/pages/about.tsx')
+    writeFileSync(about, readFileSync(about, 'utf8').replace('story-grid', 'story-grid story-b'))
+    const css = join(buildB, 'client/styles/global.css')
+    writeFileSync(css, `${readFileSync(css, 'utf8')}\n.story-b {\n  row-gap: 3rem;\n}\n`)
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: buildB, stdio: 'ignore' })
+    expect(buildId(buildB)).not.toBe(buildId(ROOT))
+  })
+
+  test.afterEach(async () => {
+    await stop()
+  })
+
+  test.afterAll(() => {
+    rmSync(buildB, { recursive: true, force: true })
+    rmSync(outbox, { recursive: true, force: true })
+  })
+
+  test('a new build found by polling turns the next navigation into a full load', async ({
+    page,
+  }) => {
+    await serve(ROOT, { BUILD_CHECK_INTERVAL_MS: '1000' })
+    const ownMeta = page.waitForResponse(/\/assets\/builds\/meta\//)
+    await page.goto('/')
+    await waitForHydration(page)
+    await ownMeta
+    expect(await pageBuildId(page)).toBe(buildId(ROOT))
+    await page.evaluate(() => {
+      ;(window as unknown as { marker: string }).marker = 'build A'
+    })
+
+    await stop()
+    await serve(buildB, { BUILD_CHECK_INTERVAL_MS: '1000' })
+    await expect(page.locator('html')).toHaveAttribute('data-outdated', 'true', { timeout: 10_000 })
+    // Nothing reloads by itself: the visitor's page stays as it is until they navigate.
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+      'build A',
+    )
+
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'About' })
+      .click()
+    await expect(page).toHaveURL(/\/about$/)
+    await waitForHydration(page)
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe(
+      undefined,
+    )
+    expect(await pageBuildId(page)).toBe(buildId(buildB))
+    await expect(page.locator('.story-b')).toHaveCount(1)
+  })
+
+  test('a chunk of build A that is gone leads to one guarded reload, not a loop', async ({
+    page,
+    problems,
+  }) => {
+    await serve(ROOT)
+    const ownMeta = page.waitForResponse(/\/assets\/builds\/meta\//)
+    await page.goto('/')
+    await waitForHydration(page)
+    await ownMeta
+    await page.evaluate(() => {
+      ;(window as unknown as { marker: string }).marker = 'build A'
+    })
+
+    await stop()
+    await serve(buildB)
+    let loads = 0
+    page.on('load', () => loads++)
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'About' })
+      .click()
+    await expect(page).toHaveURL(/\/about$/)
+    await expect(page.locator('.story-b')).toHaveCount(1)
+    await waitForHydration(page)
+    expect(await pageBuildId(page)).toBe(buildId(buildB))
+    expect(
+      await page.evaluate(() => sessionStorage.getItem('modernwerk:reload:/about')),
+    ).not.toBeNull()
+    await page.waitForTimeout(1_500)
+    expect(loads).toBe(1)
+    // The missing chunk of build A is what this test provokes.
+    expect(problems.every((problem) => /404|dynamically imported module/i.test(problem))).toBe(true)
+    problems.length = 0
+  })
+})
