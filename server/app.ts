@@ -1,7 +1,9 @@
 import { join } from 'node:path'
+import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
 import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
+import underPressure from '@fastify/under-pressure'
 import Fastify, {
   LogController,
   type FastifyError,
@@ -18,11 +20,11 @@ import { staticAssetsPlugin } from './plugins/static-assets.ts'
 import { Redis } from 'ioredis'
 import { Registry } from 'prom-client'
 import { contactPlugin } from './plugins/contact.ts'
+import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { contactRoutes, renderFormState } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
 import { clientErrorRoutes } from './routes/client-errors.ts'
 import { healthRoutes } from './routes/health.ts'
-import { metricsRoutes } from './routes/metrics.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes, renderPage, sendFallbackError } from './routes/pages.ts'
 
@@ -50,6 +52,10 @@ export type AppOverrides = {
 }
 
 const ROOT = join(import.meta.dirname, '..')
+
+/** Features the site never uses, switched off for it and anything it might embed. */
+const PERMISSIONS_POLICY =
+  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()'
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -82,12 +88,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     logger: overrides.logger ?? loggerOptions(config),
     // Fastify's two lines per request are replaced by one in the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
-    requestIdHeader: 'x-request-id',
+    // The ingress's X-Request-Id if it is a sane id, else a new one (echoed in the response).
+    genReqId: requestId,
+    requestIdHeader: false,
     // Explicit hops or ingress addresses only: the client IP is the rate-limit key.
     trustProxy: trustedProxies(config.TRUST_PROXY),
-    requestTimeout: 30_000,
-    connectionTimeout: 30_000,
+    // Behind an ingress: requests must finish in time; idle keep-alive connections outlive
+    // the ingress's (60 s for nginx) so it never reuses a socket we are closing.
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 72_000,
+    http: { headersTimeout: 20_000, maxHeaderSize: 16 * 1024 },
     bodyLimit: 64 * 1024,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   })
@@ -104,19 +115,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     })
   }
   app.decorate('isShuttingDown', false)
-
-  // One log line per request, with the outcome; never bodies or cookies.
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: request.url.split('?')[0],
-        statusCode: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request completed',
-    )
-  })
 
   const isDevelopment = config.NODE_ENV === 'development'
   // With a CDN, exactly its origin may serve scripts, styles, fonts and images.
@@ -142,11 +140,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: config.HSTS_MAX_AGE
+      ? { maxAge: config.HSTS_MAX_AGE, includeSubDomains: true }
+      : false,
     crossOriginEmbedderPolicy: false,
     frameguard: { action: 'deny' },
   })
   // Reads the `i18n_redirected` cookie; the server never sets cookies itself.
   await app.register(fastifyCookie)
+  // Compression for what is made per request (pages, JSON); assets come precompressed.
+  await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 })
   await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })
   if (isDevelopment) {
     // `npm run dev`: the same app and render path, with Vite serving the client from source.
@@ -191,6 +194,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     return renderPage(app, request, reply)
   })
 
+  await app.register(observabilityPlugin, { metricsAllow: config.METRICS_ALLOW })
+  // An overloaded process answers 503 with Retry-After instead of queueing without end.
+  await app.register(underPressure, {
+    maxEventLoopDelay: 1_000,
+    retryAfter: 10,
+    exposeStatusRoute: false,
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Permissions-Policy', PERMISSIONS_POLICY)
+  })
+
   app.decorate('runtimeConfig', {
     app: {
       baseURL: '/',
@@ -223,7 +237,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   await app.register(healthRoutes)
-  await app.register(metricsRoutes)
   await app.register(buildRoutes)
   await app.register(clientErrorRoutes)
   await app.register(contactRoutes)

@@ -78,6 +78,32 @@ export const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** A request (body included) must be complete within this; the ingress's is longer. */
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(30_000),
+  /** `Strict-Transport-Security` max-age in seconds; 0 turns the header off. */
+  HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
+  /** IPs/CIDRs allowed to read `/metrics` (e.g. the cluster network); unset: everyone. */
+  METRICS_ALLOW: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (entries) =>
+        entries.length > 0 &&
+        entries.every((entry) => {
+          const [address = '', bits, ...rest] = entry.split('/')
+          const version = isIP(address)
+          return (
+            version !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits))
+          )
+        }),
+      { error: 'must be a list of IPs or CIDRs' },
+    )
+    .optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
   MAIL_TO: mailbox.default('kontakt@modernwerk.example'),

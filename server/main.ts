@@ -19,7 +19,11 @@ async function main() {
   let isClosing = false
 
   async function shutdown(signal: string) {
-    if (isClosing) return
+    if (isClosing) {
+      // A second signal: the operator wants out now.
+      app.log.warn({ signal }, 'second signal, exiting at once')
+      process.exit(1)
+    }
     isClosing = true
     app.isShuttingDown = true
     app.log.info({ signal }, 'shutting down')
@@ -32,8 +36,8 @@ async function main() {
     app.log.info('closed')
     process.exit(0)
   }
-  process.once('SIGTERM', () => void shutdown('SIGTERM'))
-  process.once('SIGINT', () => void shutdown('SIGINT'))
+  process.on('SIGTERM', () => void shutdown('SIGTERM'))
+  process.on('SIGINT', () => void shutdown('SIGINT'))
 
   await app.listen({ port: config.PORT, host: config.HOST })
 }

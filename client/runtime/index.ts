@@ -12,6 +12,8 @@ type BrowserRouter = ReturnType<typeof createBrowserRouter>
  * target (guarded against loops). Never reloads by itself: a half-filled form stays.
  */
 export function startRuntime(router: BrowserRouter) {
+  // While developing, Vite's hot updates replace code in place; there are no builds to watch.
+  if (import.meta.env.DEV) return
   const { app } = runtimeConfig()
   const watch = startBuildWatch({
     own: { id: app.buildId, timestamp: app.buildTimestamp },

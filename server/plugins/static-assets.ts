@@ -20,6 +20,8 @@ export const staticAssetsPlugin = fp<StaticAssetsOptions>(
       index: false,
       serveDotFiles: false,
       cacheControl: false,
+      // The build's .br and .gz twins, chosen by Accept-Encoding (with Vary).
+      preCompressed: true,
       setHeaders(reply, path) {
         reply.header('Cache-Control', path.includes('/assets/') ? IMMUTABLE : REVALIDATE)
       },

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { createHash } from 'node:crypto'
 import { isbot } from 'isbot'
 import type { ContactFormState } from '#shared/contact-form.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
+import { localizedPaths } from '#shared/routes.ts'
 import { fallbackErrorHtml } from '../render/fallback.ts'
 import { routePageRequest } from '../render/locale-routing.ts'
 
@@ -36,6 +38,15 @@ export type RenderPageOptions = {
   formState?: ContactFormState
 }
 
+const PAGE_PATHS = new Set(localizedPaths().map(({ path }) => path))
+
+/** Strong ETag of a page of the route table in production; null for anything else. */
+function pageEtag(app: FastifyInstance, url: URL): string | null {
+  if (app.config.NODE_ENV === 'development' || !PAGE_PATHS.has(url.pathname)) return null
+  const input = `${app.renderer.build.id}\n${url.pathname}${url.search}\n${new Date().getFullYear()}`
+  return `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`
+}
+
 /** Render the page for a request's path; the reply streams React's output. */
 export async function renderPage(
   app: FastifyInstance,
@@ -56,6 +67,16 @@ export async function renderPage(
     if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
   }
 
+  // Pages are the same bytes for everyone for one build, path and year: a strong validator
+  // that answers a revalidation without rendering at all.
+  const etag = options.formState ? null : pageEtag(app, url)
+  if (etag) {
+    reply.header('ETag', etag)
+    if (request.headers['if-none-match'] === etag) {
+      return reply.code(304).header('Cache-Control', 'no-cache').send()
+    }
+  }
+
   const fetchRequest = toFetchRequest(url, request, reply)
   const locale = localeFromPath(url.pathname)
   const result = await app.renderer.render({
@@ -66,14 +87,20 @@ export async function renderPage(
     baseUrl: app.config.APP_BASE_URL,
     waitForAll: isbot(request.headers['user-agent'] ?? ''),
     timeoutMs: app.config.RENDER_TIMEOUT_MS,
-    onError: (error) => request.log.error({ err: error }, 'render failed'),
+    onError: (error) => {
+      app.countRenderError()
+      request.log.error({ err: error }, 'render failed')
+    },
     formState: options.formState,
     runtime: app.runtimeConfig,
   })
   if (result.kind === 'redirect') {
     return reply.redirect(result.location, result.status)
   }
-  reply.code(options.status ?? result.status)
+  const status = options.status ?? result.status
+  // Only a page rendered as itself keeps the validator (not a 404 or the error page).
+  if (status !== 200) reply.removeHeader('ETag')
+  reply.code(status)
   for (const [name, value] of result.headers) reply.header(name, value)
   reply.header('Cache-Control', 'no-cache')
   return reply.send(result.body)

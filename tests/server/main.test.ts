@@ -62,11 +62,52 @@ describe('server process', () => {
       .output()
       .stdout.trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { msg: string; url?: string })
+      .map((line) => JSON.parse(line) as { msg: string; path?: string })
     expect(lines.map((line) => line.msg)).toEqual(
       expect.arrayContaining(['shutting down', 'closed']),
     )
     // JSON logs, one line per request.
-    expect(lines.filter((line) => line.url === '/pl')).toHaveLength(1)
+    expect(lines.filter((line) => line.path === '/pl')).toHaveLength(1)
   })
+
+  it('finishes every request sent before SIGTERM while shutting down under load', async () => {
+    const port = await freePort()
+    const server = start({ PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '8000' })
+    await waitForHealthy(port)
+    const results: { startedAt: number; outcome: number | 'network-error' }[] = []
+    let stopping = false
+    const worker = async () => {
+      while (!stopping && server.child.exitCode === null) {
+        const startedAt = performance.now()
+        try {
+          const response = await fetch(`http://127.0.0.1:${port}/de/services`)
+          await response.arrayBuffer()
+          results.push({ startedAt, outcome: response.status })
+        } catch {
+          results.push({ startedAt, outcome: 'network-error' })
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
+      }
+    }
+    const workers = Array.from({ length: 16 }, worker)
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    const signalAt = performance.now()
+    server.child.kill('SIGTERM')
+    const code = await server.exited
+    stopping = true
+    await Promise.all(workers)
+
+    const before = results.filter((result) => result.startedAt < signalAt)
+    const failed = before.filter((result) => result.outcome !== 200)
+    const after = results.filter((result) => result.startedAt >= signalAt)
+    console.log(
+      `shutdown under load: ${failed.length} of ${before.length} requests sent before SIGTERM failed; ` +
+        `${after.length} sent after it were turned away (503 or refused), exit code ${code}`,
+    )
+    expect(code).toBe(0)
+    expect(before.length).toBeGreaterThan(20)
+    expect(failed).toEqual([])
+    // Nothing after the signal is answered with anything but 200 or "go elsewhere".
+    expect(after.every((result) => [200, 503, 'network-error'].includes(result.outcome))).toBe(true)
+  }, 30_000)
 })

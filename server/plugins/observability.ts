@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto'
+import { BlockList, isIPv4, isIPv6 } from 'node:net'
+import type { FastifyRequest, RawRequestDefaultExpression } from 'fastify'
+import fp from 'fastify-plugin'
+import { collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts a failed page render (the visitor got the 500 page). */
+    countRenderError: () => void
+  }
+}
+
+/** An incoming `X-Request-Id` is kept only if it looks like an id, never arbitrary text. */
+const REQUEST_ID = /^[\w.:-]{1,64}$/
+
+/** The request id: the ingress's (if valid), else a new UUID. Used as `genReqId`. */
+export function requestId(request: RawRequestDefaultExpression): string {
+  const incoming = request.headers['x-request-id']
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+}
+
+/** `203.0.113.77` → `203.0.113.0`; IPv6 keeps its first 48 bits (the last 80 zeroed). */
+export function shortenIp(ip: string): string {
+  if (isIPv4(ip)) return ip.replace(/\.\d+$/, '.0')
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  if (mapped?.[1]) return `::ffff:${shortenIp(mapped[1])}`
+  if (!isIPv6(ip)) return 'invalid'
+  const [head = ''] = ip.split('::')
+  const groups = head.split(':').filter(Boolean).slice(0, 3)
+  return `${groups.join(':')}::`
+}
+
+function routeOf(request: FastifyRequest): string {
+  return request.routeOptions.url ?? 'unmatched'
+}
+
+export type ObservabilityOptions = {
+  /** IPs or CIDRs allowed to read `/metrics`; unset: everyone. */
+  metricsAllow?: readonly string[]
+}
+
+/**
+ * Access log (one JSON line per request: id, method, route pattern, status, duration,
+ * shortened client IP; never cookies, bodies or query strings), `X-Request-Id` echoed, and the
+ * Prometheus metrics of requests, renders and the build.
+ */
+export const observabilityPlugin = fp<ObservabilityOptions>(
+  async (app, { metricsAllow }) => {
+    const registry = app.metrics
+    collectDefaultMetrics({ register: registry })
+    const durations = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Request duration by route pattern, method and status',
+      labelNames: ['route', 'method', 'status_code'] as const,
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    })
+    const renderErrors = new Counter({
+      name: 'render_errors_total',
+      help: 'Page renders that failed and answered with the error page',
+      registers: [registry],
+    })
+    new Gauge({
+      name: 'app_build_info',
+      help: 'The running build (always 1), by build id',
+      labelNames: ['build_id'] as const,
+      registers: [registry],
+    }).set({ build_id: app.renderer.build.id }, 1)
+
+    app.decorate('countRenderError', () => renderErrors.inc())
+
+    app.addHook('onRequest', async (request, reply) => {
+      reply.header('X-Request-Id', request.id)
+    })
+    app.addHook('onResponse', async (request, reply) => {
+      const route = routeOf(request)
+      durations.observe(
+        { route, method: request.method, status_code: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      )
+      request.log.info(
+        {
+          method: request.method,
+          route,
+          path: request.url.split('?')[0]?.slice(0, 300),
+          statusCode: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 10) / 10,
+          clientIp: shortenIp(request.ip),
+        },
+        'request completed',
+      )
+    })
+
+    const allowed = metricsAllow ? new BlockList() : null
+    for (const entry of metricsAllow ?? []) {
+      const [address = '', bits] = entry.split('/')
+      const type = isIPv4(address) ? 'ipv4' : 'ipv6'
+      if (bits === undefined) allowed?.addAddress(address, type)
+      else allowed?.addSubnet(address, Number(bits), type)
+    }
+    app.get('/metrics', async (request, reply) => {
+      const ip = request.ip
+      if (allowed && !allowed.check(ip, isIPv4(ip) ? 'ipv4' : 'ipv6')) {
+        return reply.callNotFound()
+      }
+      reply.type(registry.contentType).header('Cache-Control', 'no-store')
+      return registry.metrics()
+    })
+  },
+  { name: 'observability' },
+)
