@@ -1,0 +1,44 @@
+# Multi-stage image of the website: dependencies, build, production dependencies, runtime.
+# CI builds it with buildah against a locally made base (`--build-arg BASE_IMAGE=…`); ops use
+# the pinned official Node.js 24 LTS slim image below.
+ARG BASE_IMAGE=docker.io/library/node:24.11.1-bookworm-slim
+
+FROM ${BASE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+
+FROM deps AS build
+COPY tsconfig.json vite.config.ts ./
+COPY client ./client
+COPY server ./server
+COPY shared ./shared
+COPY locales ./locales
+COPY public ./public
+COPY scripts ./scripts
+RUN npm run build
+
+FROM ${BASE_IMAGE} AS production-deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
+
+FROM ${BASE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    OUTBOX_DIR=/data/outbox
+WORKDIR /app
+# The server runs its TypeScript directly (Node 24 type stripping) next to the built React
+# entry and client assets; nothing is writable but the outbox volume and /tmp.
+COPY --from=production-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY server ./server
+COPY shared ./shared
+COPY locales ./locales
+USER node
+EXPOSE 3000
+VOLUME ["/data/outbox"]
+# node as PID 1 handles SIGTERM itself: readiness off, drain, exit 0.
+CMD ["node", "server/main.ts"]

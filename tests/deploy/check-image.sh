@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds the production image with buildah and runs it the way the Helm chart will: non-root,
+# read-only root filesystem, all capabilities dropped, no privilege escalation, writable
+# /tmp and outbox only. It must serve a page and /readyz, and exit 0 on SIGTERM.
+# Needs the engine of tests/containers/engine.sh (sourced here).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+# shellcheck source=../containers/engine.sh
+source tests/containers/engine.sh
+
+IMAGE=${IMAGE:-localhost/modernwerk-web:ci}
+PORT=${IMAGE_CHECK_PORT:-18500}
+NAME="modernwerk-image-check-$$"
+started=$(date +%s)
+
+log() { printf '[image] %s\n' "$*"; }
+fail() { printf '[image] FAIL: %s\n' "$*" >&2; podman logs "$NAME" 2>&1 | tail -n 20 >&2 || true; podman rm -f "$NAME" >/dev/null 2>&1 || true; exit 1; }
+
+log "buildah bud (base $BASE_IMAGE)"
+buildah bud --quiet --isolation chroot --network host --pull=never \
+  --build-arg BASE_IMAGE="$BASE_IMAGE" -t "$IMAGE" . >/dev/null
+user=$(podman image inspect --format '{{.Config.User}}' "$IMAGE")
+size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
+log "image $IMAGE: user '$user', $((size / 1000000)) MB"
+[[ -n $user && $user != root && $user != 0 ]] || fail "the image runs as root"
+
+podman rm -f "$NAME" >/dev/null 2>&1 || true
+podman run -d --name "$NAME" --network host \
+  -e HOST=127.0.0.1 -e PORT="$PORT" -e APP_BASE_URL="http://127.0.0.1:$PORT" \
+  --read-only --tmpfs /tmp:rw,size=64m,mode=1777 --tmpfs /data/outbox:rw,size=16m,mode=1777 \
+  --user 1000:1000 --cap-drop=ALL --security-opt no-new-privileges "$IMAGE" >/dev/null
+
+for _ in $(seq 1 100); do
+  curl -fsS -m 2 "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
+  [[ $(podman inspect -f '{{.State.Running}}' "$NAME") == true ]] || fail "the container stopped"
+  sleep 0.2
+done
+curl -fsS -m 5 "http://127.0.0.1:$PORT/readyz" | grep -q '"ready"' || fail "/readyz is not ready"
+curl -fsS -m 5 "http://127.0.0.1:$PORT/de" | grep -q '<html lang="de"' || fail "no German home page"
+code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -H 'Content-Type: application/json' \
+  -d '{"name":"Ada Lovelace","email":"ada@example.com","service":"cloud","message":"A message stored in the outbox volume."}' \
+  "http://127.0.0.1:$PORT/api/contact")
+[[ $code == 202 ]] || fail "contact message not accepted into the outbox volume ($code)"
+[[ $(podman top "$NAME" user | tail -n +2 | sort -u) != root ]] || fail "the process runs as root"
+
+podman stop -t 10 "$NAME" >/dev/null
+exit_code=$(podman inspect -f '{{.State.ExitCode}}' "$NAME")
+podman rm "$NAME" >/dev/null
+[[ $exit_code == 0 ]] || fail "exit code $exit_code after SIGTERM"
+log "served a page, /readyz and a contact message; exit 0 on SIGTERM; $(( $(date +%s) - started )) s"
