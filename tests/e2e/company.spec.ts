@@ -1,10 +1,7 @@
-import AxeBuilder from '@axe-core/playwright'
 import { LOCALES, localizePath } from '#shared/locales.ts'
 import { TEAM } from '#shared/team.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
-import { expect, test, waitForHydration } from './fixtures.ts'
-
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+import { expect, expectNoAxeViolations, test, waitForHydration } from './fixtures.ts'
 
 test('about → Read more → profile, and on to the other co-founder', async ({ page }) => {
   await page.goto('/about')
@@ -58,11 +55,6 @@ for (const path of PAGES) {
     await page.goto(path)
     await waitForHydration(page)
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
-    const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
-    expect(
-      results.violations.map(
-        (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-    ).toEqual([])
+    await expectNoAxeViolations(page)
   })
 }
