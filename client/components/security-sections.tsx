@@ -8,6 +8,7 @@ import {
   LockIcon,
   ShieldIcon,
 } from './icons.tsx'
+import { Section } from './section.tsx'
 
 const CAPABILITY_ICONS = {
   threatProtection: ShieldIcon,
@@ -22,28 +23,27 @@ const CAPABILITY_ICONS = {
 export function SecurityCapabilities() {
   const { t } = useTranslation('service-security-compliance')
   return (
-    <section className="section section-muted" aria-labelledby="capabilities-title">
-      <div className="container">
-        <header className="section-header">
-          <h2 id="capabilities-title">{t('capabilities.heading')}</h2>
-          <p>{t('capabilities.intro')}</p>
-        </header>
-        <ul className="card-grid">
-          {SECURITY_CAPABILITIES.map((key) => {
-            const Icon = CAPABILITY_ICONS[key]
-            return (
-              <li key={key} className="feature-card">
-                <span className="icon-badge">
-                  <Icon />
-                </span>
-                <h3>{t(`capabilities.items.${key}.title`)}</h3>
-                <p>{t(`capabilities.items.${key}.text`)}</p>
-              </li>
-            )
-          })}
-        </ul>
-      </div>
-    </section>
+    <Section
+      id="capabilities"
+      title={t('capabilities.heading')}
+      intro={t('capabilities.intro')}
+      isMuted
+    >
+      <ul className="card-grid">
+        {SECURITY_CAPABILITIES.map((key) => {
+          const Icon = CAPABILITY_ICONS[key]
+          return (
+            <li key={key} className="feature-card">
+              <span className="icon-badge">
+                <Icon />
+              </span>
+              <h3>{t(`capabilities.items.${key}.title`)}</h3>
+              <p>{t(`capabilities.items.${key}.text`)}</p>
+            </li>
+          )
+        })}
+      </ul>
+    </Section>
   )
 }
 
@@ -51,21 +51,15 @@ export function SecurityCapabilities() {
 export function SecurityFrameworks() {
   const { t } = useTranslation('service-security-compliance')
   return (
-    <section className="section" aria-labelledby="frameworks-title">
-      <div className="container">
-        <header className="section-header">
-          <h2 id="frameworks-title">{t('frameworks.heading')}</h2>
-          <p>{t('frameworks.intro')}</p>
-        </header>
-        <ul className="framework-grid">
-          {SECURITY_FRAMEWORKS.map((key) => (
-            <li key={key} className="framework">
-              <strong className="framework-name">{t(`frameworks.items.${key}.name`)}</strong>
-              <span>{t(`frameworks.items.${key}.text`)}</span>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <Section id="frameworks" title={t('frameworks.heading')} intro={t('frameworks.intro')}>
+      <ul className="framework-grid">
+        {SECURITY_FRAMEWORKS.map((key) => (
+          <li key={key} className="framework">
+            <strong className="framework-name">{t(`frameworks.items.${key}.name`)}</strong>
+            <span>{t(`frameworks.items.${key}.text`)}</span>
+          </li>
+        ))}
+      </ul>
+    </Section>
   )
 }

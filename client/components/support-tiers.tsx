@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { contactPath, SUPPORT_TIERS } from '#shared/services.ts'
 import { CheckIcon } from './icons.tsx'
 import { LocalizedLink } from './localized-link.tsx'
+import { Section } from './section.tsx'
 
 /**
  * Managed IT: the three support packages, each with a Contact Us button that opens the contact
@@ -10,38 +11,32 @@ import { LocalizedLink } from './localized-link.tsx'
 export function SupportTiers() {
   const { t } = useTranslation('service-managed-it')
   return (
-    <section className="section" aria-labelledby="tiers-title">
-      <div className="container">
-        <header className="section-header">
-          <h2 id="tiers-title">{t('tiers.heading')}</h2>
-          <p>{t('tiers.intro')}</p>
-        </header>
-        <ul className="tier-grid">
-          {SUPPORT_TIERS.map(({ key, isRecommended }) => (
-            <li key={key} className={isRecommended ? 'tier tier-recommended' : 'tier'}>
-              {isRecommended ? <p className="tier-flag">{t('tiers.recommended')}</p> : null}
-              <p className="tier-package">{t(`tiers.items.${key}.package`)}</p>
-              <h3 id={`tier-${key}`}>{t(`tiers.items.${key}.name`)}</h3>
-              <p className="tier-description">{t(`tiers.items.${key}.description`)}</p>
-              <ul className="check-list">
-                {t(`tiers.items.${key}.features`, { returnObjects: true }).map((feature) => (
-                  <li key={feature}>
-                    <CheckIcon />
-                    <span>{feature}</span>
-                  </li>
-                ))}
-              </ul>
-              <LocalizedLink
-                to={contactPath('managed', key)}
-                className={isRecommended ? 'button button-primary' : 'button button-secondary'}
-              >
-                {t('tiers.contact')}
-                <span className="visually-hidden">: {t(`tiers.items.${key}.name`)}</span>
-              </LocalizedLink>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </section>
+    <Section id="tiers" title={t('tiers.heading')} intro={t('tiers.intro')}>
+      <ul className="tier-grid">
+        {SUPPORT_TIERS.map(({ key, isRecommended }) => (
+          <li key={key} className={isRecommended ? 'tier tier-recommended' : 'tier'}>
+            {isRecommended ? <p className="tier-flag">{t('tiers.recommended')}</p> : null}
+            <p className="tier-package">{t(`tiers.items.${key}.package`)}</p>
+            <h3 id={`tier-${key}`}>{t(`tiers.items.${key}.name`)}</h3>
+            <p className="tier-description">{t(`tiers.items.${key}.description`)}</p>
+            <ul className="check-list">
+              {t(`tiers.items.${key}.features`, { returnObjects: true }).map((feature) => (
+                <li key={feature}>
+                  <CheckIcon />
+                  <span>{feature}</span>
+                </li>
+              ))}
+            </ul>
+            <LocalizedLink
+              to={contactPath('managed', key)}
+              className={isRecommended ? 'button button-primary' : 'button button-secondary'}
+            >
+              {t('tiers.contact')}
+              <span className="visually-hidden">: {t(`tiers.items.${key}.name`)}</span>
+            </LocalizedLink>
+          </li>
+        ))}
+      </ul>
+    </Section>
   )
 }

@@ -9,6 +9,7 @@ import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Portrait } from '../components/portrait.tsx'
 import { organizationJsonLd } from '../organization.ts'
+import { Section } from '../components/section.tsx'
 
 const VALUES = [
   { key: 'clarity', Icon: LayersIcon },
@@ -64,51 +65,39 @@ export function AboutPage() {
         </div>
       </section>
 
-      <section className="section section-muted" aria-labelledby="values-title">
-        <div className="container">
-          <header className="section-header">
-            <h2 id="values-title">{t('values.heading')}</h2>
-            <p>{t('values.intro')}</p>
-          </header>
-          <ul className="card-grid">
-            {VALUES.map(({ key, Icon }) => (
-              <li key={key} className="feature-card">
-                <span className="icon-badge">
-                  <Icon />
-                </span>
-                <h3>{t(`values.items.${key}.title`)}</h3>
-                <p>{t(`values.items.${key}.text`)}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="values" title={t('values.heading')} intro={t('values.intro')} isMuted>
+        <ul className="card-grid">
+          {VALUES.map(({ key, Icon }) => (
+            <li key={key} className="feature-card">
+              <span className="icon-badge">
+                <Icon />
+              </span>
+              <h3>{t(`values.items.${key}.title`)}</h3>
+              <p>{t(`values.items.${key}.text`)}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section className="section" aria-labelledby="team-title">
-        <div className="container">
-          <header className="section-header">
-            <h2 id="team-title">{t('team.heading')}</h2>
-            <p>{t('team.intro')}</p>
-          </header>
-          <ul className="team-grid">
-            {TEAM.map((member) => (
-              <li key={member.slug} className="team-card">
-                <Portrait slug={member.slug} alt={tt(`members.${member.key}.portraitAlt`)} />
-                <div className="team-card-body">
-                  <h3>{member.name}</h3>
-                  <p className="team-role">{tt(`members.${member.key}.role`)}</p>
-                  <p>{tt(`members.${member.key}.teaser`)}</p>
-                  <LocalizedLink to={`/team/${member.slug}`} className="text-link">
-                    {t('team.readMore')}
-                    <span className="visually-hidden">: {member.name}</span>
-                    <ArrowRightIcon />
-                  </LocalizedLink>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="team" title={t('team.heading')} intro={t('team.intro')}>
+        <ul className="team-grid">
+          {TEAM.map((member) => (
+            <li key={member.slug} className="team-card">
+              <Portrait slug={member.slug} alt={tt(`members.${member.key}.portraitAlt`)} />
+              <div className="team-card-body">
+                <h3>{member.name}</h3>
+                <p className="team-role">{tt(`members.${member.key}.role`)}</p>
+                <p>{tt(`members.${member.key}.teaser`)}</p>
+                <LocalizedLink to={`/team/${member.slug}`} className="text-link">
+                  {t('team.readMore')}
+                  <span className="visually-hidden">: {member.name}</span>
+                  <ArrowRightIcon />
+                </LocalizedLink>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
       <CtaBand
         id="about-cta"

@@ -17,6 +17,7 @@ import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { ServiceIcon } from '../components/service-icon.tsx'
 import { organizationJsonLd } from '../organization.ts'
+import { Section } from '../components/section.tsx'
 
 const FEATURE_ICONS = {
   germanBased: ServerIcon,
@@ -70,28 +71,22 @@ export function HomePage() {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="features-title">
-        <div className="container">
-          <header className="section-header">
-            <h2 id="features-title">{t('features.heading')}</h2>
-            <p>{t('features.intro')}</p>
-          </header>
-          <ul className="feature-grid">
-            {FEATURES.map((key) => {
-              const Icon = FEATURE_ICONS[key]
-              return (
-                <li key={key} className="feature-card">
-                  <span className="icon-badge">
-                    <Icon />
-                  </span>
-                  <h3>{t(`features.${key}.title`)}</h3>
-                  <p>{t(`features.${key}.text`)}</p>
-                </li>
-              )
-            })}
-          </ul>
-        </div>
-      </section>
+      <Section id="features" title={t('features.heading')} intro={t('features.intro')}>
+        <ul className="feature-grid">
+          {FEATURES.map((key) => {
+            const Icon = FEATURE_ICONS[key]
+            return (
+              <li key={key} className="feature-card">
+                <span className="icon-badge">
+                  <Icon />
+                </span>
+                <h3>{t(`features.${key}.title`)}</h3>
+                <p>{t(`features.${key}.text`)}</p>
+              </li>
+            )
+          })}
+        </ul>
+      </Section>
 
       <section className="stats-band" aria-labelledby="stats-title">
         <div className="container">
@@ -109,37 +104,31 @@ export function HomePage() {
         </div>
       </section>
 
-      <section className="section section-muted" aria-labelledby="services-title">
-        <div className="container">
-          <header className="section-header">
-            <h2 id="services-title">{t('services.heading')}</h2>
-            <p>{t('services.intro')}</p>
-          </header>
-          <ul className="service-grid">
-            {HOME_SERVICES.map((slug) => (
-              <li key={slug} className="service-card">
-                <span className="icon-badge">
-                  <ServiceIcon slug={slug} />
-                </span>
-                <h3>{tc(`services.${slug}`)}</h3>
-                <p>{t(`services.${slug}`)}</p>
-                <LocalizedLink to={servicePath(slug)} className="text-link">
-                  {t('services.learnMore')}
-                  {/* The link's name starts with its visible text and says where it leads. */}
-                  <span className="visually-hidden">: {tc(`services.${slug}`)}</span>
-                  <ArrowRightIcon />
-                </LocalizedLink>
-              </li>
-            ))}
-          </ul>
-          <p className="section-footer">
-            <LocalizedLink to="/services" className="button button-secondary">
-              {t('services.viewAll')}
-              <ArrowRightIcon />
-            </LocalizedLink>
-          </p>
-        </div>
-      </section>
+      <Section id="services" title={t('services.heading')} intro={t('services.intro')} isMuted>
+        <ul className="service-grid">
+          {HOME_SERVICES.map((slug) => (
+            <li key={slug} className="service-card">
+              <span className="icon-badge">
+                <ServiceIcon slug={slug} />
+              </span>
+              <h3>{tc(`services.${slug}`)}</h3>
+              <p>{t(`services.${slug}`)}</p>
+              <LocalizedLink to={servicePath(slug)} className="text-link">
+                {t('services.learnMore')}
+                {/* The link's name starts with its visible text and says where it leads. */}
+                <span className="visually-hidden">: {tc(`services.${slug}`)}</span>
+                <ArrowRightIcon />
+              </LocalizedLink>
+            </li>
+          ))}
+        </ul>
+        <p className="section-footer">
+          <LocalizedLink to="/services" className="button button-secondary">
+            {t('services.viewAll')}
+            <ArrowRightIcon />
+          </LocalizedLink>
+        </p>
+      </Section>
 
       <section className="section" aria-labelledby="testimonials-title">
         <div className="container">

@@ -20,6 +20,7 @@ import { SecurityCapabilities, SecurityFrameworks } from '../components/security
 import { ServiceIcon } from '../components/service-icon.tsx'
 import { SupportTiers } from '../components/support-tiers.tsx'
 import type { PageHandle } from '../routes.tsx'
+import { Section } from '../components/section.tsx'
 
 /** The copy every service page has (`locales/<lng>/service-<slug>.json`). */
 type ServiceCopy = {
@@ -102,22 +103,17 @@ export function ServicePage() {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="benefits-title">
-        <div className="container">
-          <h2 id="benefits-title" className="section-title">
-            {copy.benefits.heading}
-          </h2>
-          <ul className="benefit-grid">
-            {copy.benefits.items.map((item) => (
-              <li key={item.title} className="benefit">
-                <CheckIcon className="benefit-icon" />
-                <h3>{item.title}</h3>
-                <p>{item.text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="benefits" title={copy.benefits.heading}>
+        <ul className="benefit-grid">
+          {copy.benefits.items.map((item) => (
+            <li key={item.title} className="benefit">
+              <CheckIcon className="benefit-icon" />
+              <h3>{item.title}</h3>
+              <p>{item.text}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
       {slug === 'security-compliance' ? (
         <>
@@ -126,71 +122,55 @@ export function ServicePage() {
         </>
       ) : null}
 
-      <section className="section section-muted" aria-labelledby="offerings-title">
-        <div className="container">
-          <header className="section-header">
-            <h2 id="offerings-title">{copy.offerings.heading}</h2>
-            <p>{copy.offerings.intro}</p>
-          </header>
-          <div className="offering-grid">
-            {copy.offerings.groups.map((group) => (
-              <section key={group.title} className="offering">
-                <h3>{group.title}</h3>
-                <ul className="check-list">
-                  {group.items.map((item) => (
-                    <li key={item}>
-                      <CheckIcon />
-                      <span>{item}</span>
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            ))}
-          </div>
+      <Section id="offerings" title={copy.offerings.heading} intro={copy.offerings.intro} isMuted>
+        <div className="offering-grid">
+          {copy.offerings.groups.map((group) => (
+            <section key={group.title} className="offering">
+              <h3>{group.title}</h3>
+              <ul className="check-list">
+                {group.items.map((item) => (
+                  <li key={item}>
+                    <CheckIcon />
+                    <span>{item}</span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
         </div>
-      </section>
+      </Section>
 
       {slug === 'managed-it' ? <SupportTiers /> : null}
 
-      <section className="section" aria-labelledby="process-title">
-        <div className="container">
-          <h2 id="process-title" className="section-title">
-            {copy.process.heading}
-          </h2>
-          <ol className="process-steps">
-            {copy.process.steps.map((step, index) => (
-              <li key={step.title} className="process-step">
-                <span className="step-number" aria-hidden="true">
-                  {index + 1}
+      <Section id="process" title={copy.process.heading}>
+        <ol className="process-steps">
+          {copy.process.steps.map((step, index) => (
+            <li key={step.title} className="process-step">
+              <span className="step-number" aria-hidden="true">
+                {index + 1}
+              </span>
+              <h3>
+                <span className="visually-hidden">
+                  {ts('pattern.step')} {index + 1}:{' '}
                 </span>
-                <h3>
-                  <span className="visually-hidden">
-                    {ts('pattern.step')} {index + 1}:{' '}
-                  </span>
-                  {step.title}
-                </h3>
-                <p>{step.text}</p>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
+                {step.title}
+              </h3>
+              <p>{step.text}</p>
+            </li>
+          ))}
+        </ol>
+      </Section>
 
-      <section className="section section-muted" aria-labelledby="faq-title">
-        <div className="container">
-          <h2 id="faq-title" className="section-title">
-            {copy.faq.heading}
-          </h2>
-          <div className="faq">
-            {copy.faq.items.map((item) => (
-              <details key={item.question} className="faq-item">
-                <summary>{item.question}</summary>
-                <p>{item.answer}</p>
-              </details>
-            ))}
-          </div>
+      <Section id="faq" title={copy.faq.heading} isMuted>
+        <div className="faq">
+          {copy.faq.items.map((item) => (
+            <details key={item.question} className="faq-item">
+              <summary>{item.question}</summary>
+              <p>{item.answer}</p>
+            </details>
+          ))}
         </div>
-      </section>
+      </Section>
 
       <CtaBand
         id="service-cta"

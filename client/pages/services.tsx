@@ -13,6 +13,7 @@ import {
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { ServiceIcon } from '../components/service-icon.tsx'
+import { Section } from '../components/section.tsx'
 
 const APPROACH = [
   { key: 'oneTeam', Icon: LayersIcon },
@@ -67,22 +68,17 @@ export function ServicesPage() {
         </div>
       </section>
 
-      <section className="section section-muted" aria-labelledby="approach-title">
-        <div className="container">
-          <h2 id="approach-title" className="section-title">
-            {t('approach.heading')}
-          </h2>
-          <ul className="benefit-grid">
-            {APPROACH.map(({ key, Icon }) => (
-              <li key={key} className="benefit">
-                <Icon className="benefit-icon" />
-                <h3>{t(`approach.items.${key}.title`)}</h3>
-                <p>{t(`approach.items.${key}.text`)}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="approach" title={t('approach.heading')} isMuted>
+        <ul className="benefit-grid">
+          {APPROACH.map(({ key, Icon }) => (
+            <li key={key} className="benefit">
+              <Icon className="benefit-icon" />
+              <h3>{t(`approach.items.${key}.title`)}</h3>
+              <p>{t(`approach.items.${key}.text`)}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
       <CtaBand
         id="services-cta"

@@ -11,6 +11,7 @@ import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Portrait } from '../components/portrait.tsx'
 import type { PageHandle } from '../routes.tsx'
+import { Section } from '../components/section.tsx'
 
 function useMemberSlug(): TeamSlug {
   const handle = useMatches().at(-1)?.handle as PageHandle | undefined
@@ -77,54 +78,44 @@ export function TeamPage() {
         </div>
       </section>
 
-      <section className="section" aria-labelledby="skills-title">
-        <div className="container">
-          <h2 id="skills-title" className="section-title">
-            {t('labels.skills')}
-          </h2>
-          <ul className="skill-grid">
-            {t(`members.${key}.skills`, { returnObjects: true }).map((category) => (
-              <li key={category.title} className="skill-category">
-                <h3>{category.title}</h3>
-                <ul className="skill-tags">
-                  {category.items.map((item) => (
-                    <li key={item}>{item}</li>
-                  ))}
-                </ul>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="skills" title={t('labels.skills')}>
+        <ul className="skill-grid">
+          {t(`members.${key}.skills`, { returnObjects: true }).map((category) => (
+            <li key={category.title} className="skill-category">
+              <h3>{category.title}</h3>
+              <ul className="skill-tags">
+                {category.items.map((item) => (
+                  <li key={item}>{item}</li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section className="section section-muted" aria-labelledby="other-title">
-        <div className="container">
-          <h2 id="other-title" className="section-title">
-            {t('labels.otherMember')}
-          </h2>
-          <ul className="team-grid team-grid-compact">
-            {others.map((other) => (
-              <li key={other.slug} className="team-card">
-                <Portrait slug={other.slug} alt={t(`members.${other.key}.portraitAlt`)} />
-                <div className="team-card-body">
-                  <h3>{other.name}</h3>
-                  <p className="team-role">{t(`members.${other.key}.role`)}</p>
-                  <LocalizedLink to={`/team/${other.slug}`} className="text-link">
-                    {ta('team.readMore')}
-                    <span className="visually-hidden">: {other.name}</span>
-                    <ArrowRightIcon />
-                  </LocalizedLink>
-                </div>
-              </li>
-            ))}
-          </ul>
-          <p className="section-footer">
-            <LocalizedLink to="/about" className="button button-secondary">
-              {t('labels.backToAbout')}
-            </LocalizedLink>
-          </p>
-        </div>
-      </section>
+      <Section id="other" title={t('labels.otherMember')} isMuted>
+        <ul className="team-grid team-grid-compact">
+          {others.map((other) => (
+            <li key={other.slug} className="team-card">
+              <Portrait slug={other.slug} alt={t(`members.${other.key}.portraitAlt`)} />
+              <div className="team-card-body">
+                <h3>{other.name}</h3>
+                <p className="team-role">{t(`members.${other.key}.role`)}</p>
+                <LocalizedLink to={`/team/${other.slug}`} className="text-link">
+                  {ta('team.readMore')}
+                  <span className="visually-hidden">: {other.name}</span>
+                  <ArrowRightIcon />
+                </LocalizedLink>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <p className="section-footer">
+          <LocalizedLink to="/about" className="button button-secondary">
+            {t('labels.backToAbout')}
+          </LocalizedLink>
+        </p>
+      </Section>
     </>
   )
 }
