@@ -50,7 +50,14 @@ export type RenderOptions = {
 
 export type RenderResult =
   | { kind: 'redirect'; status: number; location: string }
-  | { kind: 'document'; status: number; headers: Headers; body: Readable }
+  | {
+      kind: 'document'
+      status: number
+      headers: Headers
+      body: Readable
+      /** Resolves true once the body ended without any render error or abort. */
+      isComplete: Promise<boolean>
+    }
 
 const routes = createRoutes({ loadNamespaces: () => Promise.resolve() })
 const handlers = Object.fromEntries(
@@ -155,9 +162,15 @@ function renderDocument(
   return new Promise((resolve, reject) => {
     const body = new PassThrough()
     let isSettled = false
+    let isFlawed = false
+    // Only a document rendered without any error may be kept and served again.
+    const isComplete = new Promise<boolean>((done) => {
+      body.once('end', () => done(!isFlawed))
+      body.once('close', () => done(false))
+    })
     const ready = () => {
       isSettled = true
-      resolve({ kind: 'document', status: context.statusCode, headers, body })
+      resolve({ kind: 'document', status: context.statusCode, headers, body, isComplete })
       pipe(body)
     }
     const { pipe, abort } = renderToPipeableStream(
@@ -176,12 +189,16 @@ function renderDocument(
           reject(error instanceof Error ? error : new Error(String(error)))
         },
         onError(error) {
+          isFlawed = true
           // After the shell: logged; React finishes the document as well as it can.
           if (isSettled) options.onError(error)
         },
       },
     )
-    const timer = setTimeout(() => abort(new Error('Render timed out')), options.timeoutMs)
+    const timer = setTimeout(() => {
+      isFlawed = true
+      abort(new Error('Render timed out'))
+    }, options.timeoutMs)
     body.once('close', () => clearTimeout(timer))
     body.once('end', () => clearTimeout(timer))
   })

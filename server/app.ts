@@ -20,6 +20,7 @@ import { staticAssetsPlugin } from './plugins/static-assets.ts'
 import { Redis } from 'ioredis'
 import { Registry } from 'prom-client'
 import { contactPlugin } from './plugins/contact.ts'
+import { PageCache } from './render/page-cache.ts'
 import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { contactRoutes, renderFormState } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
@@ -37,6 +38,8 @@ declare module 'fastify' {
     metrics: Registry
     /** Embedded in every page as `{ app: { baseURL, cdnURL, buildAssetsDir, … } }`. */
     runtimeConfig: RuntimeConfig
+    /** Rendered pages of this build, kept in memory (production only). */
+    pageCache: PageCache
   }
 }
 
@@ -115,6 +118,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     })
   }
   app.decorate('isShuttingDown', false)
+  app.decorate('pageCache', new PageCache())
 
   const isDevelopment = config.NODE_ENV === 'development'
   // With a CDN, exactly its origin may serve scripts, styles, fonts and images.

@@ -5,6 +5,7 @@ import type { ContactFormState } from '#shared/contact-form.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
 import { localizedPaths } from '#shared/routes.ts'
 import { fallbackErrorHtml } from '../render/fallback.ts'
+import { pickEncoding } from '../render/page-cache.ts'
 import { routePageRequest } from '../render/locale-routing.ts'
 
 /**
@@ -77,6 +78,17 @@ export async function renderPage(
     }
   }
 
+  // A page of the route table without a query is rendered once and then served from memory.
+  const cacheKey = etag && url.search === '' ? `${new Date().getFullYear()}${url.pathname}` : null
+  const cached = cacheKey ? app.pageCache.get(cacheKey) : undefined
+  if (cached) {
+    const { encoding, body } = pickEncoding(cached, request.headers['accept-encoding'])
+    reply.code(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache')
+    reply.header('Vary', 'Accept-Encoding')
+    if (encoding) reply.header('Content-Encoding', encoding)
+    return reply.send(body)
+  }
+
   const fetchRequest = toFetchRequest(url, request, reply)
   const locale = localeFromPath(url.pathname)
   const result = await app.renderer.render({
@@ -103,6 +115,14 @@ export async function renderPage(
   reply.code(status)
   for (const [name, value] of result.headers) reply.header(name, value)
   reply.header('Cache-Control', 'no-cache')
+  if (cacheKey && status === 200) {
+    // The visitor gets the stream; the cache keeps a copy once it completed without error.
+    const chunks: Buffer[] = []
+    result.body.on('data', (chunk: Buffer) => chunks.push(chunk))
+    void result.isComplete.then((isComplete) => {
+      if (isComplete) app.pageCache.set(cacheKey, Buffer.concat(chunks))
+    })
+  }
   return reply.send(result.body)
 }
 

@@ -1,0 +1,77 @@
+import { brotliDecompressSync } from 'node:zlib'
+import type { FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+
+let app: FastifyInstance | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+async function countingApp() {
+  let renders = 0
+  app = await buildTestApp(
+    {},
+    {
+      wrapRenderer: (renderer) => ({
+        ...renderer,
+        render: (options) => {
+          renders++
+          return renderer.render(options)
+        },
+      }),
+    },
+  )
+  return { app, renders: () => renders }
+}
+
+describe('page cache', () => {
+  it('renders a page once and serves the same bytes again, compressed when asked', async () => {
+    const { app, renders } = await countingApp()
+    const first = await app.inject({ method: 'GET', url: '/de/about' })
+    await new Promise((resolve) => setTimeout(resolve, 300)) // stored after the stream ended
+    const second = await app.inject({ method: 'GET', url: '/de/about' })
+    expect(second.statusCode).toBe(200)
+    expect(second.body).toBe(first.body)
+    expect(second.headers.etag).toBe(first.headers.etag)
+    expect(second.headers['content-security-policy']).toContain("script-src 'self'")
+    expect(renders()).toBe(1)
+
+    const compressed = await app.inject({
+      method: 'GET',
+      url: '/de/about',
+      headers: { 'accept-encoding': 'br' },
+    })
+    expect(compressed.headers['content-encoding']).toBe('br')
+    expect(brotliDecompressSync(compressed.rawPayload).toString('utf8')).toBe(first.body)
+    expect(renders()).toBe(1)
+  })
+
+  it('renders anew what has a query, and never keeps a failed render', async () => {
+    const { app, renders } = await countingApp()
+    await app.inject({ method: 'GET', url: '/contact?service=cloud' })
+    await app.inject({ method: 'GET', url: '/contact?service=cloud' })
+    expect(renders()).toBe(2)
+
+    const original = app.i18n.getResourceBundle('pl', 'home') as Record<string, unknown>
+    app.i18n.addResourceBundle(
+      'pl',
+      'home',
+      {
+        meta: {
+          get title(): string {
+            throw new Error('broken text')
+          },
+        },
+      },
+      false,
+      true,
+      { skipCopy: true },
+    )
+    expect((await app.inject({ method: 'GET', url: '/pl' })).statusCode).toBe(500)
+    app.i18n.addResourceBundle('pl', 'home', original, false, true, { skipCopy: true })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect((await app.inject({ method: 'GET', url: '/pl' })).statusCode).toBe(200)
+  })
+})
