@@ -5,11 +5,11 @@ import { useApp } from '../app-context.tsx'
 import { LogoMark, MailIcon, MapPinIcon, PhoneIcon } from './icons.tsx'
 import { LanguageSwitcher } from './language-switcher.tsx'
 import { LocalizedLink } from './localized-link.tsx'
+import { CompanyAddress } from './company-address.tsx'
 
 export function SiteFooter() {
   const { t } = useTranslation()
   const { year } = useApp()
-  const { address } = COMPANY
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
@@ -82,13 +82,7 @@ export function SiteFooter() {
             </li>
             <li>
               <MapPinIcon />
-              <address>
-                {COMPANY.legalName}
-                <br />
-                {address.street}
-                <br />
-                {`${address.postalCode} ${address.city}`}
-              </address>
+              <CompanyAddress />
             </li>
           </ul>
         </div>

@@ -10,6 +10,7 @@ import { PageMeta } from '../components/page-meta.tsx'
 import { Portrait } from '../components/portrait.tsx'
 import { organizationJsonLd } from '../organization.ts'
 import { Section } from '../components/section.tsx'
+import { PageHero } from '../components/page-hero.tsx'
 
 const VALUES = [
   { key: 'clarity', Icon: LayersIcon },
@@ -28,13 +29,12 @@ export function AboutPage() {
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
       <JsonLd data={organizationJsonLd(baseUrl)} />
 
-      <section className="page-hero" aria-labelledby="about-title">
-        <div className="container">
-          <p className="badge">{t('hero.badge')}</p>
-          <h1 id="about-title">{t('hero.title')}</h1>
-          <p className="page-lead">{t('hero.subtitle')}</p>
-        </div>
-      </section>
+      <PageHero
+        id="about"
+        badge={t('hero.badge')}
+        title={t('hero.title')}
+        lead={t('hero.subtitle')}
+      />
 
       <section className="section" aria-labelledby="story-title">
         <div className="container story-grid">

@@ -6,24 +6,25 @@ import { CONTACT_QUERY } from '#shared/services.ts'
 import { ContactForm } from '../components/contact-form.tsx'
 import { MailIcon, MapPinIcon, PhoneIcon } from '../components/icons.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
+import { CompanyAddress } from '../components/company-address.tsx'
+import { PageHero } from '../components/page-hero.tsx'
 
 /** `/contact`: the form (with a service preselected from the query), hours and details. */
 export function ContactPage() {
   const { t } = useTranslation('contact')
   const [searchParams] = useSearchParams()
   const requested = searchParams.get(CONTACT_QUERY.service)
-  const { address, businessHours } = COMPANY
+  const { businessHours } = COMPANY
   const { opens, closes } = businessHours.weekdays
   return (
     <>
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
-      <section className="page-hero" aria-labelledby="contact-page-title">
-        <div className="container">
-          <p className="badge">{t('hero.badge')}</p>
-          <h1 id="contact-page-title">{t('hero.title')}</h1>
-          <p className="page-lead">{t('hero.subtitle')}</p>
-        </div>
-      </section>
+      <PageHero
+        id="contact-page"
+        badge={t('hero.badge')}
+        title={t('hero.title')}
+        lead={t('hero.subtitle')}
+      />
 
       <div className="section">
         <div className="container contact-page-grid">
@@ -73,13 +74,7 @@ export function ContactPage() {
                   <MapPinIcon />
                   <span>
                     <span className="detail-label">{t('details.address')}</span>
-                    <address>
-                      {COMPANY.legalName}
-                      <br />
-                      {address.street}
-                      <br />
-                      {`${address.postalCode} ${address.city}`}
-                    </address>
+                    <CompanyAddress />
                   </span>
                 </li>
               </ul>

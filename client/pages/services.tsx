@@ -14,6 +14,7 @@ import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { ServiceIcon } from '../components/service-icon.tsx'
 import { Section } from '../components/section.tsx'
+import { PageHero } from '../components/page-hero.tsx'
 
 const APPROACH = [
   { key: 'oneTeam', Icon: LayersIcon },
@@ -30,14 +31,13 @@ export function ServicesPage() {
     <>
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
 
-      <section className="page-hero" aria-labelledby="services-title">
-        <div className="container">
-          <Breadcrumbs items={[{ label: tc('nav.services') }]} />
-          <p className="badge">{t('hero.badge')}</p>
-          <h1 id="services-title">{t('hero.title')}</h1>
-          <p className="page-lead">{t('hero.subtitle')}</p>
-        </div>
-      </section>
+      <PageHero
+        id="services"
+        breadcrumbs={<Breadcrumbs items={[{ label: tc('nav.services') }]} />}
+        badge={t('hero.badge')}
+        title={t('hero.title')}
+        lead={t('hero.subtitle')}
+      />
 
       <section className="section" aria-label={tc('nav.services')}>
         <div className="container">

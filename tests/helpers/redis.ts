@@ -1,21 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from '#tests/helpers/net.ts'
 
 export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server'
 
 export function hasRedisServer(): boolean {
   return existsSync(REDIS_SERVER)
-}
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  server.close()
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
 }
 
 /** A throwaway `redis-server` (Debian's) on loopback, no persistence; stop() ends it. */

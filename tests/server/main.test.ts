@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { freePort } from '#tests/helpers/net.ts'
 
 const MAIN = join(import.meta.dirname, '..', '..', 'server', 'main.ts')
 
@@ -17,15 +17,6 @@ function start(env: Record<string, string>) {
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = once(child, 'exit').then(([code]) => code as number | null)
   return { child, exited, output: () => ({ stdout, stderr }) }
-}
-
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  server.close()
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
 }
 
 async function waitForHealthy(port: number) {
