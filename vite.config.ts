@@ -1,11 +1,27 @@
+import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Alias } from 'vite'
+
+/**
+ * react-router resolves to its development build (warnings and invariants included) under
+ * every bundler condition; the browser bundle of a production build takes the production one.
+ */
+const routerProductionBuild: Alias[] = [
+  { find: /^react-router$/, replacement: routerFile('index.mjs') },
+  { find: /^react-router\/dom$/, replacement: routerFile('dom-export.mjs') },
+]
+
+function routerFile(name: string) {
+  // Resolves to dist/development/index.mjs; its sibling folder holds the production build.
+  return fileURLToPath(new URL(`../production/${name}`, import.meta.resolve('react-router')))
+}
 
 // Client bundle: hashed, code-split assets and a manifest the server reads to link entry,
 // page chunks and stylesheets. `vite build --ssr client/entry-server.tsx` reuses this config
 // for the server entry (dependencies stay external and load from node_modules).
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [react()],
+  resolve: { alias: command === 'build' && !isSsrBuild ? routerProductionBuild : [] },
   publicDir: 'public',
   // Development: pre-bundle every dependency the client reaches from its entry (pages
   // included) at start, so no late discovery reloads an open page.
@@ -26,6 +42,21 @@ export default defineConfig(({ isSsrBuild }) => ({
         // Images and fonts stay files: cacheable, and no data: URLs in scripts.
         assetsInlineLimit: 0,
         target: 'es2022',
-        rolldownOptions: { input: 'client/entry-client.tsx' },
+        rolldownOptions: {
+          input: 'client/entry-client.tsx',
+          output: {
+            codeSplitting: {
+              groups: [
+                // What every page needs, in one file rather than a dozen of a few hundred
+                // bytes that each pay a request and a gzip header. zod, ofetch and the
+                // contact schema stay out: they load only when a visitor uses the form.
+                {
+                  name: 'framework',
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next)[\\/]|[\\/]shared[\\/](locales|company|routes|services|team|navigation|i18n)\.ts$|[\\/]client[\\/]components[\\/](localized-link|page-meta|json-ld|section|service-icon)\.tsx$/,
+                },
+              ],
+            },
+          },
+        },
       },
 }))

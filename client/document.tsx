@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { preload, preloadModule } from 'react-dom'
+import { preload } from 'react-dom'
 import { AppContext } from './app-context.tsx'
 import { APP_DATA_ID, RUNTIME_CONFIG_ID, serializeAppData, type AppData } from './app-data.ts'
 
@@ -13,7 +13,6 @@ type DocumentProps = {
 /** The whole HTML document. React hoists page titles, meta and links into its `<head>`. */
 export function Document({ data, json, children }: DocumentProps) {
   const { assets } = data
-  for (const href of assets.modules) preloadModule(href, { as: 'script' })
   for (const href of assets.fonts) {
     preload(href, { as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' })
   }

@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
-import fastifyHelmet from '@fastify/helmet'
 import fastifyRateLimit from '@fastify/rate-limit'
 import underPressure from '@fastify/under-pressure'
 import Fastify, {
@@ -16,8 +15,8 @@ import type { RuntimeConfig } from '#client/app-data.ts'
 import type { Config } from './config.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
+import { securityHeadersPlugin } from './plugins/security-headers.ts'
 import { staticAssetsPlugin } from './plugins/static-assets.ts'
-import { Redis } from 'ioredis'
 import { Registry } from 'prom-client'
 import { contactPlugin } from './plugins/contact.ts'
 import { PageCache } from './render/page-cache.ts'
@@ -55,10 +54,6 @@ export type AppOverrides = {
 }
 
 const ROOT = join(import.meta.dirname, '..')
-
-/** Features the site never uses, switched off for it and anything it might embed. */
-const PERMISSIONS_POLICY =
-  'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()'
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -110,7 +105,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   app.decorate('metrics', new Registry())
   // Several replicas share one rate-limit budget through Redis (REDIS_URL).
   const redis = config.REDIS_URL
-    ? new Redis(config.REDIS_URL, { connectTimeout: 500, maxRetriesPerRequest: 1 })
+    ? // Loaded only when configured: one replica needs no Redis client in memory.
+      new (await import('ioredis')).Redis(config.REDIS_URL, {
+        connectTimeout: 500,
+        maxRetriesPerRequest: 1,
+      })
     : null
   if (redis) {
     app.addHook('onClose', async () => {
@@ -121,34 +120,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   app.decorate('pageCache', new PageCache())
 
   const isDevelopment = config.NODE_ENV === 'development'
-  // With a CDN, exactly its origin may serve scripts, styles, fonts and images.
-  const assetOrigins = config.CDN_URL ? ["'self'", config.CDN_URL] : ["'self'"]
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: assetOrigins,
-        // Development only: Vite injects edited styles as <style> and talks over a WebSocket.
-        styleSrc: isDevelopment ? [...assetOrigins, "'unsafe-inline'"] : assetOrigins,
-        imgSrc: [...assetOrigins, 'data:'],
-        fontSrc: assetOrigins,
-        connectSrc: isDevelopment ? ["'self'", 'ws:'] : ["'self'"],
-        // Development only: Vite's client pings for a restarted server from a blob: worker.
-        workerSrc: isDevelopment ? ["'self'", 'blob:'] : ["'self'"],
-        manifestSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-    },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    strictTransportSecurity: config.HSTS_MAX_AGE
-      ? { maxAge: config.HSTS_MAX_AGE, includeSubDomains: true }
-      : false,
-    crossOriginEmbedderPolicy: false,
-    frameguard: { action: 'deny' },
+  await app.register(securityHeadersPlugin, {
+    isDevelopment,
+    cdnUrl: config.CDN_URL,
+    hstsMaxAge: config.HSTS_MAX_AGE,
   })
   // Reads the `i18n_redirected` cookie; the server never sets cookies itself.
   await app.register(fastifyCookie)
@@ -205,9 +180,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     retryAfter: 10,
     exposeStatusRoute: false,
   })
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('Permissions-Policy', PERMISSIONS_POLICY)
-  })
 
   app.decorate('runtimeConfig', {
     app: {
@@ -220,8 +192,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     },
   })
   // Every response names the build that served it; open pages compare it with their own.
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('X-Build-Id', app.renderer.build.id)
+  const buildId = app.renderer.build.id
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('X-Build-Id', buildId)
+    done()
   })
 
   await app.register(fastifyRateLimit, {

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type SyntheticEvent } from 'react'
-import { Trans, useTranslation } from 'react-i18next'
+import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
 import {
   FIELD_LIMITS,
@@ -13,6 +13,7 @@ import {
 import type { ContactFormId } from '#shared/contact-form.ts'
 import { useApp } from '../app-context.tsx'
 import { LocalizedLink } from './localized-link.tsx'
+import { TaggedText } from './tagged-text.tsx'
 
 type ContactFormProps = {
   /** `full` is the contact page's form (with subject), `short` the home page section's. */
@@ -246,9 +247,10 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
         </div>
       </div>
       <p className="form-notice">
-        <Trans
-          i18nKey="form.privacyNotice"
-          components={{ privacyLink: <LocalizedLink to="/privacy-policy" /> }}
+        <TaggedText
+          text={t('form.privacyNotice')}
+          tag="privacyLink"
+          render={(content) => <LocalizedLink to="/privacy-policy">{content}</LocalizedLink>}
         />
       </p>
       <button type="submit" className="button button-primary" disabled={status === 'sending'}>

@@ -70,8 +70,9 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
 
     app.decorate('countRenderError', () => renderErrors.inc())
 
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       reply.header('X-Request-Id', request.id)
+      done()
     })
     app.addHook('onResponse', async (request, reply) => {
       const route = routeOf(request)

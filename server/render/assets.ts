@@ -13,8 +13,10 @@ type ManifestChunk = {
 type Manifest = Record<string, ManifestChunk>
 
 export const CLIENT_ENTRY = 'client/entry-client.tsx'
-/** The font file the first view needs (Latin); latin-ext loads on demand for Polish. */
-const PRELOAD_FONT = /inter-latin-wght-normal-[\w-]+\.woff2$/
+/** What the entry loads after the first paint: React, the router and the app shell. */
+export const HYDRATE_MODULE = 'client/hydrate.tsx'
+/** The font file every first view needs; the small Polish one loads when a page uses it. */
+const PRELOAD_FONT = /inter-subset-latin-[\w-]+\.woff2$/
 
 export type AssetResolver = (sources: readonly string[]) => PageAssets
 
@@ -41,7 +43,7 @@ export function createAssetResolver(manifest: Manifest, base = '/'): AssetResolv
   return (sources) => {
     const modules = new Set<string>()
     const styles = new Set<string>()
-    for (const key of [CLIENT_ENTRY, ...sources]) collect(key, modules, styles)
+    for (const key of [CLIENT_ENTRY, HYDRATE_MODULE, ...sources]) collect(key, modules, styles)
     modules.delete(entry.file)
     return {
       bootstrap: [url(entry.file)],

@@ -5,7 +5,8 @@ import type { ContactFormState } from '#shared/contact-form.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
 import { localizedPaths } from '#shared/routes.ts'
 import { fallbackErrorHtml } from '../render/fallback.ts'
-import { pickEncoding } from '../render/page-cache.ts'
+import { pickEncoding } from '../render/content-encoding.ts'
+import { fillNotFound, TEMPLATE_SAFE_PATH } from '../render/page-cache.ts'
 import { routePageRequest } from '../render/locale-routing.ts'
 
 /**
@@ -41,10 +42,14 @@ export type RenderPageOptions = {
 
 const PAGE_PATHS = new Set(localizedPaths().map(({ path }) => path))
 
-/** Strong ETag of a page of the route table in production; null for anything else. */
-function pageEtag(app: FastifyInstance, url: URL): string | null {
-  if (app.config.NODE_ENV === 'development' || !PAGE_PATHS.has(url.pathname)) return null
-  const input = `${app.renderer.build.id}\n${url.pathname}${url.search}\n${new Date().getFullYear()}`
+/** Whether a path's page is one of the route table's, kept and validated in production. */
+function isCacheablePage(app: FastifyInstance, url: URL): boolean {
+  return app.config.NODE_ENV !== 'development' && PAGE_PATHS.has(url.pathname)
+}
+
+/** Strong ETag of a page of the route table: same build, path, query and year, same bytes. */
+function pageEtag(app: FastifyInstance, url: URL, year: number): string {
+  const input = `${app.renderer.build.id}\n${url.pathname}${url.search}\n${year}`
   return `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`
 }
 
@@ -58,6 +63,7 @@ export async function renderPage(
   const url = options.path
     ? new URL(`${app.config.APP_BASE_URL}${options.path}`)
     : siteUrl(app, request)
+  let vary = 'Accept-Encoding'
   if (!options.path) {
     const routing = routePageRequest(
       url,
@@ -66,27 +72,44 @@ export async function renderPage(
     )
     reply.headers(routing.headers)
     if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
+    if (routing.headers.Vary) vary = `${routing.headers.Vary}, ${vary}`
+  }
+
+  const isCacheable = !options.formState && isCacheablePage(app, url)
+  const year = new Date().getFullYear()
+  // A page of the route table without a query is rendered once and then served from memory.
+  const cacheKey = isCacheable && url.search === '' ? url.pathname : null
+  const cached = cacheKey ? app.pageCache.get(cacheKey, year) : undefined
+  if (cached) {
+    reply.headers(cached.headers)
+    if (request.headers['if-none-match'] === cached.etag) return reply.code(304).send()
+    const { encoding, body } = pickEncoding(cached, request.headers['accept-encoding'])
+    if (encoding) reply.header('content-encoding', encoding)
+    return reply.code(200).send(body)
+  }
+
+  // An unknown path of a plain request: the locale's 404 page with this path filled in.
+  const notFoundKey =
+    !options.path && !options.formState && app.config.NODE_ENV !== 'development' && !isCacheable
+      ? TEMPLATE_SAFE_PATH.test(url.pathname) && localeFromPath(url.pathname)
+      : null
+  const notFound = notFoundKey ? app.pageCache.notFound(notFoundKey, year) : undefined
+  if (notFound) {
+    return reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .send(fillNotFound(notFound, url.pathname))
   }
 
   // Pages are the same bytes for everyone for one build, path and year: a strong validator
   // that answers a revalidation without rendering at all.
-  const etag = options.formState ? null : pageEtag(app, url)
+  const etag = isCacheable ? pageEtag(app, url, year) : null
   if (etag) {
     reply.header('ETag', etag)
     if (request.headers['if-none-match'] === etag) {
       return reply.code(304).header('Cache-Control', 'no-cache').send()
     }
-  }
-
-  // A page of the route table without a query is rendered once and then served from memory.
-  const cacheKey = etag && url.search === '' ? `${new Date().getFullYear()}${url.pathname}` : null
-  const cached = cacheKey ? app.pageCache.get(cacheKey) : undefined
-  if (cached) {
-    const { encoding, body } = pickEncoding(cached, request.headers['accept-encoding'])
-    reply.code(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache')
-    reply.header('Vary', 'Accept-Encoding')
-    if (encoding) reply.header('Content-Encoding', encoding)
-    return reply.send(body)
   }
 
   const fetchRequest = toFetchRequest(url, request, reply)
@@ -115,12 +138,16 @@ export async function renderPage(
   reply.code(status)
   for (const [name, value] of result.headers) reply.header(name, value)
   reply.header('Cache-Control', 'no-cache')
-  if (cacheKey && status === 200) {
+  if ((cacheKey && etag && status === 200) || (notFoundKey && status === 404)) {
     // The visitor gets the stream; the cache keeps a copy once it completed without error.
     const chunks: Buffer[] = []
     result.body.on('data', (chunk: Buffer) => chunks.push(chunk))
     void result.isComplete.then((isComplete) => {
-      if (isComplete) app.pageCache.set(cacheKey, Buffer.concat(chunks))
+      if (!isComplete) return
+      if (cacheKey && etag) app.pageCache.set(cacheKey, Buffer.concat(chunks), etag, year, vary)
+      else if (notFoundKey) {
+        app.pageCache.setNotFound(notFoundKey, year, Buffer.concat(chunks), url.pathname)
+      }
     })
   }
   return reply.send(result.body)

@@ -1,7 +1,6 @@
-import { LOCALES, localizePath } from '#shared/locales.ts'
 import { TEAM } from '#shared/team.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
-import { expect, expectNoAxeViolations, test, waitForHydration } from './fixtures.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
 
 test('about → Read more → profile, and on to the other co-founder', async ({ page }) => {
   await page.goto('/about')
@@ -37,24 +36,3 @@ test('the terms table of contents jumps to a section', async ({ page }) => {
   await expect(page).toHaveURL(/#billing$/)
   await expect(page.locator('#billing h2')).toBeInViewport()
 })
-
-const PAGES = LOCALES.flatMap((locale) =>
-  [
-    '/about',
-    ...TEAM.map((member) => `/team/${member.slug}`),
-    '/contact',
-    '/imprint',
-    '/terms-of-service',
-    '/privacy-policy',
-    '/cookie-policy',
-  ].map((path) => localizePath(locale, path)),
-)
-
-for (const path of PAGES) {
-  test(`${path} hydrates cleanly and has no axe violations`, async ({ page }) => {
-    await page.goto(path)
-    await waitForHydration(page)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
-    await expectNoAxeViolations(page)
-  })
-}

@@ -1,6 +1,5 @@
-import { LOCALES, localizePath } from '#shared/locales.ts'
 import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
-import { expect, expectNoAxeViolations, test, waitForHydration } from './fixtures.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
 
 test('every service is reached from the submenu and back, without reloading', async ({ page }) => {
   await page.goto('/')
@@ -66,16 +65,3 @@ test('the FAQ opens by keyboard', async ({ page }) => {
   await expect(first).toHaveAttribute('open', '')
   await expect(first.locator('p')).toBeVisible()
 })
-
-const PAGES = LOCALES.flatMap((locale) =>
-  ['/services', ...SERVICE_SLUGS.map(servicePath)].map((path) => localizePath(locale, path)),
-)
-
-for (const path of PAGES) {
-  test(`${path} hydrates cleanly and has no axe violations`, async ({ page }) => {
-    await page.goto(path)
-    await waitForHydration(page)
-    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
-    await expectNoAxeViolations(page)
-  })
-}

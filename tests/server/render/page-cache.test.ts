@@ -48,6 +48,33 @@ describe('page cache', () => {
     expect(renders()).toBe(1)
   })
 
+  it('keeps the root page varying on language and cookie when served from memory', async () => {
+    const { app, renders } = await countingApp()
+    await app.inject({ method: 'GET', url: '/' })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const cached = await app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'gzip' },
+    })
+    expect(renders()).toBe(1)
+    expect(cached.headers['content-encoding']).toBe('gzip')
+    expect(cached.headers.vary).toBe('Accept-Language, Cookie, Accept-Encoding')
+    const german = await app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-language': 'de' },
+    })
+    expect(german.statusCode).toBe(302)
+    expect(german.headers.location).toBe('/de')
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    })
+    expect(refused.headers['content-encoding']).toBeUndefined()
+  })
+
   it('renders anew what has a query, and never keeps a failed render', async () => {
     const { app, renders } = await countingApp()
     await app.inject({ method: 'GET', url: '/contact?service=cloud' })
@@ -73,5 +100,30 @@ describe('page cache', () => {
     app.i18n.addResourceBundle('pl', 'home', original, false, true, { skipCopy: true })
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect((await app.inject({ method: 'GET', url: '/pl' })).statusCode).toBe(200)
+  })
+
+  it('answers unknown paths from the locale 404 template, identical to a render', async () => {
+    const { app, renders } = await countingApp()
+    const first = await app.inject({ method: 'GET', url: '/de/no-such-page' })
+    expect(first.statusCode).toBe(404)
+    expect(first.body).toContain('/de/no-such-page')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+
+    const second = await app.inject({ method: 'GET', url: '/de/another/missing-page.html' })
+    expect(renders()).toBe(1)
+    expect(second.statusCode).toBe(404)
+    expect(second.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(second.headers['content-security-policy']).toContain("script-src 'self'")
+    expect(second.body).toBe(
+      first.body.replace('/de/no-such-page', '/de/another/missing-page.html'),
+    )
+
+    // Another locale has its own template; a path React would escape is rendered.
+    const polish = await app.inject({ method: 'GET', url: '/pl/brak' })
+    expect(polish.body).toContain('Nie znaleziono strony: /pl/brak')
+    expect(renders()).toBe(2)
+    const quoted = await app.inject({ method: 'GET', url: "/de/it's" })
+    expect(quoted.body).toContain('/de/it&#x27;s')
+    expect(renders()).toBe(3)
   })
 })

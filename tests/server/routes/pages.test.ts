@@ -104,14 +104,29 @@ describe('pages', () => {
     expect(response.headers['content-security-policy']).not.toContain('unsafe-inline')
   })
 
-  it('links the page chunk, stylesheet and font for the first view', async () => {
+  it('links the stylesheet and font for the first paint, and names the chunks to load after it', async () => {
     const response = await app.inject({ method: 'GET', url: '/' })
-    expect(response.body).toMatch(/<link rel="modulepreload" href="\/assets\/home-[\w-]+\.js"\/>/)
+    // Scripts wait for the first paint: only React's low-priority hint for the small entry,
+    // no module preload competes with the stylesheet and the font.
+    expect(response.body.match(/<link rel="modulepreload"[^>]*>/g)).toEqual([
+      expect.stringMatching(/fetchPriority="low" href="\/assets\/entry-client-[\w-]+\.js"/),
+    ])
+    const json = /<script type="application\/json" id="app-data">([^<]*)<\/script>/.exec(
+      response.body,
+    )?.[1]
+    const { assets } = JSON.parse(json ?? '{}') as { assets: { modules: string[] } }
+    expect(assets.modules).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/assets\/home-[\w-]+\.js$/),
+        expect.stringMatching(/^\/assets\/hydrate-[\w-]+\.js$/),
+        expect.stringMatching(/^\/assets\/framework-[\w-]+\.js$/),
+      ]),
+    )
     expect(response.body).toMatch(
       /<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/,
     )
     expect(response.body).toMatch(
-      /<link rel="preload" href="\/assets\/inter-latin-wght-normal-[\w-]+\.woff2" as="font"/,
+      /<link rel="preload" href="\/assets\/inter-subset-latin-[\w-]+\.woff2" as="font"/,
     )
   })
 
@@ -121,6 +136,17 @@ describe('pages', () => {
     const asset = await app.inject({ method: 'GET', url: css })
     expect(asset.statusCode).toBe(200)
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(asset.headers['content-type']).toBe('text/css; charset=utf-8')
+    const revalidated = await app.inject({
+      method: 'GET',
+      url: css,
+      headers: { 'if-none-match': String(asset.headers.etag) },
+    })
+    expect(revalidated.statusCode).toBe(304)
+    expect(revalidated.body).toBe('')
+    const head = await app.inject({ method: 'HEAD', url: css })
+    expect(head.statusCode).toBe(200)
+    expect(head.headers['content-length']).toBe(String(asset.rawPayload.length))
     expect((await app.inject({ method: 'GET', url: '/.vite/manifest.json' })).statusCode).toBe(404)
     const traversal = await app.inject({ method: 'GET', url: '/assets/..%2f..%2fpackage.json' })
     expect(traversal.statusCode).toBe(404)

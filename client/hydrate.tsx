@@ -1,0 +1,68 @@
+// The app's start in the browser, loaded by entry-client.tsx once the server's HTML is painted.
+import { startTransition } from 'react'
+import { hydrateRoot } from 'react-dom/client'
+import { I18nextProvider } from 'react-i18next'
+import {
+  createBrowserRouter,
+  matchRoutes,
+  RouterProvider,
+  type HydrationState,
+  type RouteObject,
+} from 'react-router-dom'
+import { localeBasename } from '#shared/locales.ts'
+import { APP_DATA_ID, type AppData } from './app-data.ts'
+import { Document } from './document.tsx'
+import { createClientI18n, loadNamespaces } from './i18n.ts'
+import { createRoutes } from './routes.tsx'
+
+declare global {
+  interface Window {
+    __staticRouterHydrationData?: HydrationState
+  }
+}
+
+/**
+ * Resolve the lazy routes of the current URL before hydrating: with a lazy match left, the
+ * router starts uninitialized and React would replace the server's markup with a fallback.
+ */
+async function resolveLazyMatches(routes: RouteObject[], basename: string) {
+  const matches = matchRoutes(routes, window.location, basename) ?? []
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return
+      const properties = await route.lazy()
+      Object.assign(route, properties, { lazy: undefined })
+    }),
+  )
+}
+
+/** Hydrate the server's document and start the client runtime. */
+export async function start() {
+  const json = document.getElementById(APP_DATA_ID)?.textContent
+  if (!json) throw new Error(`#${APP_DATA_ID} is missing`)
+  const data = JSON.parse(json) as AppData
+  // The router reads (and deserializes route errors from) this before it is created.
+  window.__staticRouterHydrationData = data.router
+
+  const i18n = createClientI18n(data.locale, data.resources)
+  const routes = createRoutes({ loadNamespaces: (namespaces) => loadNamespaces(i18n, namespaces) })
+  const basename = localeBasename(data.locale) || '/'
+  await resolveLazyMatches(routes, basename)
+  const router = createBrowserRouter(routes, { basename })
+
+  // As a transition, hydration yields to the browser every few milliseconds instead of
+  // holding the main thread for one long task: input stays responsive on a slow phone.
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18n}>
+        <Document data={data} json={json}>
+          <RouterProvider router={router} />
+        </Document>
+      </I18nextProvider>,
+    )
+  })
+  // Build detection and friends load after the page, not with it.
+  const { startRuntime } = await import('./runtime/index.ts')
+  startRuntime(router)
+}

@@ -1,0 +1,405 @@
+// `npm run bench`: the production server against, in the same run, a bare Fastify route that
+// replies precomputed buffers of the same pages (the Node ceiling) and nginx serving the same
+// pages saved as files (a tiny Node static server when nginx is missing). Each server runs
+// alone, loaded by autocannon on loopback with the same connections and duration; the table
+// gives requests/s, p50/p99 latency, errors and the ratio ours/baseline and ours/static per URL.
+//
+// `npm run bench -- --soak` runs mixed traffic (pages, assets, contact posts delivered to a
+// local SMTP server) for a few minutes and prints RSS at start and end and the errors.
+//
+// Options: --duration <s> per URL (10), --connections <n> (64), --soak-minutes <m> (3).
+// Loopback only; everything started is stopped, also on Ctrl-C. Needs `npm run build` first.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { parseArgs } from 'node:util'
+import autocannon from 'autocannon'
+import { startSmtpServer } from '#tests/helpers/smtp.ts'
+import {
+  freePort,
+  killAll,
+  requireBuild,
+  ROOT,
+  start,
+  startProductionServer,
+  stop,
+  waitFor,
+} from './lib/processes.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    soak: { type: 'boolean', default: false },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '64' },
+    'soak-minutes': { type: 'string', default: '3' },
+  },
+})
+const DURATION = positive(args.duration, '--duration')
+const CONNECTIONS = positive(args.connections, '--connections')
+const SOAK_MINUTES = positive(args['soak-minutes'], '--soak-minutes')
+
+function positive(value: string, name: string): number {
+  const number = Number(value)
+  if (!Number.isFinite(number) || number <= 0) {
+    console.error(`${name} must be a positive number, got ${value}`)
+    process.exit(2)
+  }
+  return number
+}
+
+requireBuild()
+
+const manifest = JSON.parse(
+  readFileSync(join(ROOT, 'dist', 'client', '.vite', 'manifest.json'), 'utf8'),
+) as Record<string, { file: string; name?: string }>
+const frameworkAsset = Object.values(manifest).find((chunk) => chunk.name === 'framework')?.file
+if (!frameworkAsset) throw new Error('The manifest has no framework chunk')
+
+const NOT_FOUND_PATH = '/this-page-does-not-exist'
+/** What is measured: three pages of different types and locales, an asset and the 404. */
+const TARGETS = [
+  { label: '/', path: '/', status: 200 },
+  {
+    label: '/de/services/security-compliance',
+    path: '/de/services/security-compliance',
+    status: 200,
+  },
+  { label: '/pl/contact', path: '/pl/contact', status: 200 },
+  { label: 'asset (framework JS)', path: `/${frameworkAsset}`, status: 200 },
+  { label: '404', path: NOT_FOUND_PATH, status: 404 },
+]
+
+const work = mkdtempSync(join(tmpdir(), 'bench-'))
+process.on('exit', () => rmSync(work, { recursive: true, force: true }))
+
+/** Resident memory of a process and its children (nginx: master and worker), in MB. */
+function rssMb(pid: number | undefined): number {
+  if (!pid) return 0
+  const pids = [pid]
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
+    if (children) pids.push(...children.split(/\s+/).map(Number))
+  } catch {
+    // no children file: the process alone
+  }
+  let kb = 0
+  for (const id of pids) {
+    const status = readFileSync(`/proc/${id}/status`, 'utf8')
+    kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
+  }
+  return kb / 1024
+}
+
+type Measure = { rps: number; p50: number; p99: number; errors: number }
+
+async function load(url: string, expected: number, duration: number): Promise<Measure> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, pipelining: 1 })
+  const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>
+  const unexpected = Object.entries(statuses)
+    .filter(([status]) => Number(status) !== expected)
+    .reduce((sum, [, { count }]) => sum + count, 0)
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + unexpected,
+  }
+}
+
+async function benchServer(base: string) {
+  // Warm up: the page cache fills, the JIT compiles the hot paths.
+  for (const target of TARGETS) await load(base + target.path, target.status, 1)
+  const results: Measure[] = []
+  for (const target of TARGETS)
+    results.push(await load(base + target.path, target.status, DURATION))
+  return results
+}
+
+/** The production server, its outbox in the bench's temporary folder. */
+function startOurs(extraEnv: Record<string, string> = {}) {
+  return startProductionServer({ OUTBOX_DIR: join(work, 'outbox'), ...extraEnv })
+}
+
+/** Save the pages exactly as our server answers them, for the static server and the baseline. */
+async function savePages(base: string) {
+  const site = join(work, 'site')
+  const pages: Record<string, { file: string; status: number; type: string }> = {}
+  for (const target of TARGETS) {
+    const response = await fetch(base + target.path, { headers: { 'accept-encoding': 'identity' } })
+    const body = Buffer.from(await response.arrayBuffer())
+    if (response.status !== target.status) {
+      throw new Error(`${target.path} answered ${response.status}, not ${target.status}`)
+    }
+    const relative = target.path.startsWith('/assets/')
+      ? target.path
+      : target.status === 404
+        ? '/404.html'
+        : `${target.path.replace(/\/$/, '')}/index.html`
+    const file = join(site, relative)
+    mkdirSync(dirname(file), { recursive: true })
+    writeFileSync(file, body)
+    const type = response.headers.get('content-type') ?? 'application/octet-stream'
+    pages[target.status === 404 ? '/404' : target.path] = { file, status: target.status, type }
+  }
+  const pagesFile = join(work, 'pages.json')
+  writeFileSync(pagesFile, JSON.stringify(pages))
+  return { site, pagesFile }
+}
+
+async function startBaseline(pagesFile: string) {
+  const port = await freePort()
+  const child = start(process.execPath, [
+    'scripts/bench/baseline-server.ts',
+    String(port),
+    pagesFile,
+  ])
+  const base = `http://127.0.0.1:${port}`
+  await waitFor(`${base}/`, child)
+  return { child, base }
+}
+
+function hasNginx(): boolean {
+  return ['/usr/sbin/nginx', '/usr/bin/nginx'].some((path) => existsSync(path))
+}
+
+async function startStatic(site: string) {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  if (hasNginx()) {
+    const conf = join(work, 'nginx.conf')
+    const temp = join(work, 'nginx-temp')
+    mkdirSync(temp, { recursive: true })
+    // One worker, like our one Node process; files from the page cache's equivalent: the disk
+    // cache of the kernel. Worker runs as the invoking user when not root.
+    writeFileSync(
+      conf,
+      `worker_processes 1;
+daemon off;
+pid ${join(work, 'nginx.pid')};
+error_log ${join(work, 'nginx-error.log')} warn;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+events { worker_connections 4096; }
+http {
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${temp}/body;
+  proxy_temp_path ${temp}/proxy;
+  fastcgi_temp_path ${temp}/fastcgi;
+  uwsgi_temp_path ${temp}/uwsgi;
+  scgi_temp_path ${temp}/scgi;
+  types { text/html html; text/javascript js; text/css css; }
+  server {
+    listen 127.0.0.1:${port};
+    root ${site};
+    location / { try_files $uri $uri/index.html =404; }
+    error_page 404 /404.html;
+  }
+}
+`,
+    )
+    const nginx = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : '/usr/bin/nginx'
+    const child = start(nginx, ['-c', conf, '-e', join(work, 'nginx-error.log')])
+    await waitFor(`${base}/`, child)
+    return { child, base, name: 'nginx' }
+  }
+  const child = start(process.execPath, [
+    '--input-type=module',
+    '-e',
+    `import { createServer } from 'node:http'
+import { readFile } from 'node:fs/promises'
+const site = ${JSON.stringify(site)}
+createServer(async (request, response) => {
+  const path = request.url.endsWith('.js') ? request.url : request.url.replace(/\\/$/, '') + '/index.html'
+  try {
+    const body = await readFile(site + path)
+    response.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8' }).end(body)
+  } catch {
+    response.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(await readFile(site + '/404.html'))
+  }
+}).listen(${port}, '127.0.0.1')`,
+  ])
+  await waitFor(`${base}/`, child)
+  return { child, base, name: 'node static' }
+}
+
+const fmt = (value: number, digits = 0) => value.toFixed(digits)
+
+function at<T>(list: readonly T[], index: number): T {
+  const item = list[index]
+  if (item === undefined) throw new Error(`no result ${index}`)
+  return item
+}
+
+async function bench() {
+  console.log(
+    `bench: ${CONNECTIONS} connections, ${DURATION} s per URL, loopback, one server at a time\n`,
+  )
+  const ours = await startOurs()
+  const { site, pagesFile } = await savePages(ours.base)
+  const rssBefore = rssMb(ours.child.pid)
+  const oursResults = await benchServer(ours.base)
+  const oursRss = rssMb(ours.child.pid)
+  await stop(ours.child)
+
+  const baseline = await startBaseline(pagesFile)
+  const baselineResults = await benchServer(baseline.base)
+  const baselineRss = rssMb(baseline.child.pid)
+  await stop(baseline.child)
+
+  const staticServer = await startStatic(site)
+  const staticResults = await benchServer(staticServer.base)
+  const staticRss = rssMb(staticServer.child.pid)
+  await stop(staticServer.child)
+
+  const header = [
+    'URL'.padEnd(34),
+    'server'.padEnd(12),
+    'req/s'.padStart(8),
+    'p50 ms'.padStart(7),
+    'p99 ms'.padStart(7),
+    'errors'.padStart(7),
+  ].join(' ')
+  console.log(header)
+  console.log('-'.repeat(header.length))
+  TARGETS.forEach((target, index) => {
+    const ours = at(oursResults, index)
+    const baseline = at(baselineResults, index)
+    const files = at(staticResults, index)
+    const rows: [string, Measure][] = [
+      ['ours', ours],
+      ['fastify buf', baseline],
+      [staticServer.name, files],
+    ]
+    for (const [name, measure] of rows) {
+      console.log(
+        [
+          (name === 'ours' ? target.label : '').padEnd(34),
+          name.padEnd(12),
+          fmt(measure.rps).padStart(8),
+          fmt(measure.p50).padStart(7),
+          fmt(measure.p99).padStart(7),
+          String(measure.errors).padStart(7),
+        ].join(' '),
+      )
+    }
+    console.log(
+      `${''.padEnd(34)} ratio ours/fastify buf ${fmt(ours.rps / baseline.rps, 2)}, ours/${staticServer.name} ${fmt(ours.rps / files.rps, 2)}`,
+    )
+  })
+  console.log(
+    `\nRSS: ours ${fmt(rssBefore)} MB before, ${fmt(oursRss)} MB after the benchmark; fastify buf ${fmt(baselineRss)} MB; ${staticServer.name} ${fmt(staticRss)} MB`,
+  )
+  const errors = [...oursResults, ...baselineResults, ...staticResults].reduce(
+    (sum, measure) => sum + measure.errors,
+    0,
+  )
+  if (errors > 0) {
+    console.error(`${errors} requests failed or answered an unexpected status`)
+    process.exitCode = 1
+  }
+}
+
+async function soak() {
+  const smtp = await startSmtpServer()
+  const ours = await startOurs({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'website@example.com',
+    MAIL_TO: 'sales@example.com',
+    CONTACT_RATE_MAX: '10000',
+  })
+  const seconds = SOAK_MINUTES * 60
+  console.log(`soak: ${seconds} s of mixed traffic on ${ours.base}`)
+  const rssStart = rssMb(ours.child.pid)
+  const pages = [
+    '/',
+    '/de',
+    '/pl/services',
+    '/de/services/cloud-infrastructure',
+    '/pl/contact',
+    '/about',
+    '/de/team/jonas-weber',
+    '/pl/privacy-policy',
+    NOT_FOUND_PATH,
+  ]
+  const pageLoad = autocannon({
+    url: ours.base,
+    connections: 16,
+    duration: seconds,
+    requests: [...pages, `/${frameworkAsset}`].map((path) => ({ method: 'GET', path })),
+  })
+  let posted = 0
+  const contactLoad = autocannon({
+    url: ours.base,
+    connections: 2,
+    duration: seconds,
+    overallRate: 5,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/contact',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request) => {
+          posted++
+          return {
+            ...request,
+            body: JSON.stringify({
+              name: 'Soak Test',
+              email: 'soak@example.com',
+              service: 'cloud',
+              message: `Soak message number ${posted}: please ignore this test.`,
+              locale: 'en',
+            }),
+          }
+        },
+      },
+    ],
+  })
+  const samples: number[] = []
+  const sampler = setInterval(() => samples.push(rssMb(ours.child.pid)), 10_000)
+  const [pageResult, contactResult] = await Promise.all([pageLoad, contactLoad])
+  clearInterval(sampler)
+  const accepted =
+    (contactResult.statusCodeStats as unknown as Record<string, { count: number }>)['202']?.count ??
+    0
+  // Delivery is asynchronous: wait (bounded) for the outbox to drain.
+  for (let waited = 0; smtp.received.length < accepted && waited < 60_000; waited += 250) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  const rssEnd = rssMb(ours.child.pid)
+  await stop(ours.child)
+  await smtp.stop()
+  const pageStatuses = pageResult.statusCodeStats as unknown as Record<string, { count: number }>
+  const pageErrors =
+    pageResult.errors +
+    pageResult.timeouts +
+    Object.entries(pageStatuses)
+      .filter(([status]) => status !== '200' && status !== '404')
+      .reduce((sum, [, { count }]) => sum + count, 0)
+  const contactErrors =
+    contactResult.errors + contactResult.timeouts + (contactResult.requests.total - accepted)
+  console.log(
+    `pages and assets: ${pageResult.requests.total} requests, ${fmt(pageResult.requests.average)} req/s, p99 ${pageResult.latency.p99} ms, errors ${pageErrors}`,
+  )
+  console.log(
+    `contact posts: ${contactResult.requests.total} sent, ${accepted} accepted, ${smtp.received.length} delivered, errors ${contactErrors}`,
+  )
+  console.log(
+    `RSS: ${fmt(rssStart)} MB at start, ${fmt(rssEnd)} MB at end (samples every 10 s: ${samples.map((mb) => fmt(mb)).join(', ')})`,
+  )
+  const lost = accepted - smtp.received.length
+  if (pageErrors + contactErrors > 0 || lost !== 0) {
+    console.error(
+      `soak failed: ${pageErrors + contactErrors} errors, ${lost} accepted messages not delivered`,
+    )
+    process.exitCode = 1
+  }
+}
+
+try {
+  if (args.soak) await soak()
+  else await bench()
+} finally {
+  killAll()
+}

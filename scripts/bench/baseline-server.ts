@@ -1,0 +1,34 @@
+// The Node ceiling of `npm run bench`: a bare Fastify route that replies precomputed buffers of
+// the same pages, with no hooks, no logging and no headers beyond the content type. Our server
+// is measured against this. Usage: node scripts/bench/baseline-server.ts <port> <pages.json>
+// where pages.json maps a path to { file, status, type } saved by the bench.
+import { readFileSync } from 'node:fs'
+import Fastify from 'fastify'
+
+type SavedPage = { file: string; status: number; type: string }
+
+const [portArgument, pagesFile] = process.argv.slice(2)
+if (!portArgument || !pagesFile) {
+  console.error('usage: baseline-server.ts <port> <pages.json>')
+  process.exit(2)
+}
+const saved = JSON.parse(readFileSync(pagesFile, 'utf8')) as Record<string, SavedPage>
+const pages = new Map(
+  Object.entries(saved).map(([path, page]) => [
+    path,
+    { body: readFileSync(page.file), status: page.status, type: page.type },
+  ]),
+)
+const notFound = pages.get('/404') ?? {
+  body: Buffer.from('Not found'),
+  status: 404,
+  type: 'text/plain',
+}
+
+const app = Fastify({ logger: false })
+app.get('/*', (request, reply) => {
+  const page = pages.get(request.url) ?? notFound
+  return reply.code(page.status).type(page.type).send(page.body)
+})
+await app.listen({ port: Number(portArgument), host: '127.0.0.1' })
+console.log('listening')
