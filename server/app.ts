@@ -51,6 +51,8 @@ export type AppOverrides = {
   /** Tests: how often the delivery worker polls, and its first retry delay. */
   deliveryPollMs?: number
   firstRetryMs?: number
+  /** Tests: how soon another replica takes over a job whose worker died (Redis queue). */
+  redisLockMs?: number
 }
 
 const ROOT = join(import.meta.dirname, '..')
@@ -103,17 +105,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
 
   app.decorate('config', config)
   app.decorate('metrics', new Registry())
-  // Several replicas share one rate-limit budget through Redis (REDIS_URL).
+  // Several replicas share one rate-limit budget through Redis (REDIS_URL), on a connection
+  // that fails at once when Redis is unreachable (the limit then lets requests through).
   const redis = config.REDIS_URL
     ? // Loaded only when configured: one replica needs no Redis client in memory.
-      new (await import('ioredis')).Redis(config.REDIS_URL, {
-        connectTimeout: 500,
-        maxRetriesPerRequest: 1,
-      })
+      (await import('./services/redis-outbox.ts')).failFastRedis(config.REDIS_URL)
     : null
   if (redis) {
+    redis.on('error', () => {}) // the contact queue logs Redis errors
     app.addHook('onClose', async () => {
-      await redis.quit()
+      redis.disconnect()
     })
   }
   app.decorate('isShuttingDown', false)
@@ -200,7 +201,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
 
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'modernwerk:rate-limit:' } : {}),
+    ...(redis ? { redis, nameSpace: 'modernwerk:rate-limit:', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',
@@ -212,6 +213,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     metrics: app.metrics,
     pollMs: overrides.deliveryPollMs,
     firstRetryMs: overrides.firstRetryMs,
+    redisLockMs: overrides.redisLockMs,
   })
 
   await app.register(healthRoutes)

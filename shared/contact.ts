@@ -59,6 +59,10 @@ const baseShape = {
   message: text(FIELD_LIMITS.message, MULTI_LINE),
   // The language of the sender's page; anything else falls back to English.
   locale: z.catch(z.enum(LOCALES), 'en'),
+  // The submission's own id: the form makes one per message and keeps it when the same
+  // message is sent again, so a repeated request is not a second lead. Optional for API
+  // clients; the server then makes one.
+  id: z.optional(z.string('invalid').check(z.uuid('invalid'))),
 }
 
 /**
@@ -84,7 +88,8 @@ export const ContactPageMessageSchema = z.object({
   subject: text(FIELD_LIMITS.subject, SINGLE_LINE),
 })
 
-export type ContactMessage = z.output<typeof ContactMessageSchema>
+/** A validated message as it is stored and mailed (its id travels beside it). */
+export type ContactMessage = Omit<z.output<typeof ContactMessageSchema>, 'id'>
 
 const FIELDS: readonly string[] = ['name', 'email', 'company', 'service', 'subject', 'message']
 

@@ -24,6 +24,19 @@ type ContactFormProps = {
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited'
 
+/**
+ * A version 4 UUID. `crypto.randomUUID` exists only in secure contexts (HTTPS, localhost);
+ * `getRandomValues` everywhere.
+ */
+function newSubmissionId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
 /** The schema (zod) loads when a visitor starts on the form, not with the page. */
 const loadSchema = () => import('#shared/contact.ts')
 
@@ -54,6 +67,8 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
   const [errors, setErrors] = useState<FieldErrors>(own?.errors ?? {})
   const [retryAfterSeconds, setRetryAfterSeconds] = useState(own?.retryAfterSeconds ?? 60)
   const formRef = useRef<HTMLFormElement>(null)
+  /** The submission's id, kept while the same message is sent again (see `submissionIdFor`). */
+  const submission = useRef<{ content: string; id: string } | null>(null)
   const id = useId()
   const fieldId = (name: string) => `${id}-${name}`
   const errorId = (name: string) => `${id}-${name}-error`
@@ -82,16 +97,23 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
     setStatus('sending')
     try {
       const { http } = await import('../runtime/http-client.ts')
-      // A POST: the site's client never repeats it, so nothing is sent twice.
+      // A POST: the site's client never repeats it by itself. When the visitor sends the same
+      // message again (after an error whose request Redis may have stored all the same), the
+      // same id makes it the same lead, not a second one.
+      const content = JSON.stringify(data)
+      if (submission.current?.content !== content) {
+        submission.current = { content, id: newSubmissionId() }
+      }
       const answer = await http<ContactApiAnswer>('/api/contact', {
         method: 'POST',
-        body: data,
+        body: { ...data, id: submission.current.id },
       }).catch((error: unknown): ContactApiAnswer => {
         // 4xx/5xx arrive as errors carrying the server's JSON answer.
         const answer = (error as { data?: ContactApiAnswer }).data
         return answer?.status ? answer : { status: 'error' }
       })
       if (answer.status === 'accepted') {
+        submission.current = null
         formRef.current?.reset()
         setStatus('success')
       } else if (answer.status === 'invalid') {

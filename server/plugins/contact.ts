@@ -6,27 +6,86 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import type { ContactMessage } from '#shared/contact.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
 import { contactMail } from '../services/mail.ts'
-import { FileOutbox, type OutboxEntry } from '../services/outbox.ts'
+import { FileOutbox, type ContactSubmission } from '../services/outbox.ts'
+import { checkRedisDurability } from '../services/redis-config.ts'
+import { RedisOutbox } from '../services/redis-outbox.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     contact: {
-      /** Stores the message durably; resolves with its id only once it is on disk. */
-      accept: (message: ContactMessage) => Promise<string>
+      /**
+       * Stores the message durably (on disk, or acknowledged by Redis); resolves with its id.
+       * `id` is the submission's own id, so a repeated request is not a second lead.
+       */
+      accept: (message: ContactMessage, id?: string) => Promise<string>
+      /** Can a message be stored? (The file outbox's folder; with Redis always: pages and
+       * readiness never depend on Redis, a submission then gets a 503.) */
+      isReady: () => Promise<boolean>
       /** Counts a submission the honeypot caught (answered like a success). */
       rejectSpam: () => string
       /** Counts a submission that was refused. */
       count: (outcome: 'invalid' | 'rateLimited' | 'error') => void
       outbox: FileOutbox
+      /** The shared queue when `REDIS_URL` is set. */
+      queue: RedisOutbox | null
     }
   }
 }
 
 export type ContactPluginOptions = {
   metrics: Registry
-  /** Test knobs: how often the worker looks at the outbox, and the first retry delay. */
+  /** Test knobs: how often the worker looks at the outbox, the first retry delay, and how
+   * long a Redis job stays locked by a worker that stopped answering. */
   pollMs?: number
   firstRetryMs?: number
+  redisLockMs?: number
+}
+
+/**
+ * Moves the messages of the file outbox into the Redis queue (same ids, so a move repeated
+ * after a crash adds nothing twice); a file goes only after Redis acknowledged its job.
+ * Retried every 30 s while Redis is unreachable.
+ */
+function migrateFileOutbox(
+  outbox: FileOutbox,
+  queue: RedisOutbox,
+  log: {
+    info: (details: object, message: string) => void
+    warn: (details: object, message: string) => void
+  },
+) {
+  let timer: NodeJS.Timeout | undefined
+  let isStopped = false
+  async function run() {
+    let entries
+    try {
+      entries = await outbox.list()
+    } catch {
+      return // no folder: nothing waits
+    }
+    if (entries.length === 0) return
+    let moved = 0
+    try {
+      for (const entry of entries) {
+        if (isStopped) return
+        await queue.put({ id: entry.id, receivedAt: entry.receivedAt, message: entry.message })
+        await outbox.remove(entry.id)
+        moved++
+      }
+      log.info({ moved }, 'contact messages moved from the outbox folder into the Redis queue')
+    } catch (error) {
+      log.warn({ err: error, moved }, 'outbox folder not moved into Redis yet, retrying in 30 s')
+      if (!isStopped) timer = setTimeout(() => void run(), 30_000)
+      timer?.unref()
+    }
+  }
+  void run()
+  return {
+    stop() {
+      isStopped = true
+      clearTimeout(timer)
+    },
+  }
 }
 
 /**
@@ -35,7 +94,7 @@ export type ContactPluginOptions = {
  * where. The worker stops cleanly when the app closes.
  */
 export const contactPlugin = fp<ContactPluginOptions>(
-  async (app, { metrics, pollMs, firstRetryMs }) => {
+  async (app, { metrics, pollMs, firstRetryMs, redisLockMs }) => {
     const { config } = app
     const outbox = new FileOutbox(resolve(config.OUTBOX_DIR))
     try {
@@ -57,61 +116,118 @@ export const contactPlugin = fp<ContactPluginOptions>(
       labelNames: ['result'] as const,
       registers: [metrics],
     })
-    new Gauge({
-      name: 'contact_outbox_depth',
-      help: 'Contact messages waiting in the outbox',
-      registers: [metrics],
-      async collect() {
-        this.set(await outbox.size().catch(() => 0))
-      },
-    })
+    const counters = {
+      delivered: () => deliveries.inc({ result: 'delivered' }),
+      failed: () => deliveries.inc({ result: 'failed' }),
+    }
+
+    // SMTP socket timeouts stay well below the shutdown grace period, so stopping never has
+    // to cut a delivery off (which could send a message twice).
+    const smtpTimeout = Math.max(1_000, Math.floor(config.SHUTDOWN_GRACE_MS / 2))
+    const transport = config.SMTP_URL
+      ? nodemailer.createTransport({
+          url: config.SMTP_URL,
+          connectionTimeout: smtpTimeout,
+          greetingTimeout: smtpTimeout,
+          socketTimeout: smtpTimeout,
+        })
+      : null
+    const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
+    const send = transport
+      ? async (submission: ContactSubmission) => {
+          const { locale, service } = submission.message
+          const t = app.i18n.getFixedT(locale, 'mail')
+          const serviceLabel = app.i18n.getFixedT(locale, 'common')(`form.options.${service}`)
+          await transport.sendMail(contactMail(submission, settings, t, serviceLabel))
+        }
+      : undefined
+    if (!transport) {
+      app.log.warn(
+        { dir: config.REDIS_URL ? undefined : outbox.dir },
+        config.REDIS_URL
+          ? 'SMTP_URL is not set: contact messages wait in the Redis queue and are not sent'
+          : 'SMTP_URL is not set: contact messages are kept in the outbox folder and not sent',
+      )
+    }
 
     let kick = () => {}
-    if (config.SMTP_URL) {
-      const transport = nodemailer.createTransport(config.SMTP_URL)
-      const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
+    let queue: RedisOutbox | null = null
+    if (config.REDIS_URL) {
+      queue = new RedisOutbox({
+        url: config.REDIS_URL,
+        send,
+        log: app.log,
+        counters,
+        firstRetryMs,
+        lockMs: redisLockMs,
+      })
+      const redisQueue = queue
+      void checkRedisDurability(config.REDIS_URL, app.log)
+      // Switching from the file outbox: what waits in the folder moves into the queue.
+      const migration = migrateFileOutbox(outbox, redisQueue, app.log)
+      app.addHook('onClose', async () => {
+        migration.stop()
+        await redisQueue.close()
+        transport?.close()
+      })
+    } else if (send) {
       const worker = startDeliveryWorker({
         outbox,
         pollMs,
         firstRetryMs,
         log: app.log,
-        counters: {
-          delivered: () => deliveries.inc({ result: 'delivered' }),
-          failed: () => deliveries.inc({ result: 'failed' }),
-        },
-        send: async (entry: OutboxEntry) => {
-          const { locale, service } = entry.message
-          const t = app.i18n.getFixedT(locale, 'mail')
-          const serviceLabel = app.i18n.getFixedT(locale, 'common')(`form.options.${service}`)
-          await transport.sendMail(contactMail(entry, settings, t, serviceLabel))
-        },
+        counters,
+        send,
       })
       kick = worker.kick
       app.addHook('onClose', async () => {
         await worker.stop()
-        transport.close()
+        transport?.close()
       })
-    } else {
-      app.log.warn(
-        { dir: outbox.dir },
-        'SMTP_URL is not set: contact messages are kept in the outbox folder and not sent',
-      )
     }
+
+    const states = ['waiting', 'active', 'delayed', 'failed'] as const
+    new Gauge({
+      name: 'contact_queue_jobs',
+      help: 'Contact messages not yet delivered, by state (the file outbox has waiting only)',
+      labelNames: ['state'] as const,
+      registers: [metrics],
+      async collect() {
+        if (queue) {
+          const counts = await queue.counts().catch(() => null)
+          for (const state of states) this.set({ state }, counts?.[state] ?? 0)
+        } else {
+          this.set({ state: 'waiting' }, await outbox.size().catch(() => 0))
+        }
+      },
+    })
+    new Gauge({
+      name: 'contact_outbox_depth',
+      help: 'Contact messages waiting for delivery',
+      registers: [metrics],
+      async collect() {
+        const counts = queue ? await queue.counts().catch(() => null) : null
+        this.set(
+          queue
+            ? (counts?.waiting ?? 0) + (counts?.delayed ?? 0) + (counts?.active ?? 0)
+            : await outbox.size().catch(() => 0),
+        )
+      },
+    })
 
     app.decorate('contact', {
       outbox,
-      async accept(message: ContactMessage) {
-        const id = randomUUID()
-        await outbox.put({
-          id,
-          receivedAt: new Date().toISOString(),
-          attempts: 0,
-          nextAttemptAt: 0,
-          message,
-        })
+      queue,
+      async accept(message: ContactMessage, id: string = randomUUID()) {
+        const submission = { id, receivedAt: new Date().toISOString(), message }
+        if (queue) await queue.put(submission)
+        else await outbox.put({ ...submission, attempts: 0, nextAttemptAt: 0 })
         submissions.inc({ outcome: 'accepted' })
         kick()
         return id
+      },
+      async isReady() {
+        return queue ? true : outbox.isWritable()
       },
       rejectSpam() {
         submissions.inc({ outcome: 'spam' })

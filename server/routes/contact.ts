@@ -111,7 +111,8 @@ export async function contactRoutes(app: FastifyInstance) {
 
       let id: string
       try {
-        id = await app.contact.accept(parsed.data)
+        const { id: submissionId, ...message } = parsed.data
+        id = await app.contact.accept(message, submissionId)
       } catch (error) {
         app.contact.count('error')
         request.log.error({ err: error, outcome: 'error' }, 'contact message could not be stored')

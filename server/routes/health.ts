@@ -16,7 +16,7 @@ export async function healthRoutes(app: FastifyInstance) {
       return { status: 'shutting-down' }
     }
     // A replica that cannot store contact messages must not get visitors.
-    if (!(await app.contact.outbox.isWritable())) {
+    if (!(await app.contact.isReady())) {
       reply.code(503)
       return { status: 'outbox-not-writable' }
     }

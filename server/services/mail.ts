@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next'
 import type { SendMailOptions } from 'nodemailer'
 import { LOCALE_INFO } from '#shared/locales.ts'
-import type { OutboxEntry } from './outbox.ts'
+import type { ContactSubmission } from './outbox.ts'
 
 export type MailSettings = { from: string; to: string }
 
@@ -11,12 +11,17 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (char) => ESCAPES[char]
 /** CR, LF and other control characters never reach a header (the schema refuses them too). */
 const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim()
 
+/** The domain of the sender address (`Website <web@modernwerk.de>` → `modernwerk.de`). */
+function mailDomain(from: string): string {
+  return /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost'
+}
+
 /**
  * The e-mail for the company inbox: plain text plus escaped HTML, `Reply-To` the visitor, a
  * fixed localized subject prefix. Nothing is ever sent to the visitor.
  */
 export function contactMail(
-  entry: OutboxEntry,
+  entry: ContactSubmission,
   settings: MailSettings,
   t: TFunction<'mail'>,
   service: string,
@@ -48,6 +53,9 @@ export function contactMail(
     subject: `${t('subjectPrefix')}: ${oneLine(message.subject ?? service)}`,
     text,
     html,
-    headers: { 'X-Contact-Reference': entry.id },
+    // Derived from the submission's id: a rare second delivery (the SMTP server accepted, the
+    // acknowledgement was lost) carries the same Message-ID and is recognisable as a repeat.
+    messageId: `<${entry.id}@${mailDomain(settings.from)}>`,
+    headers: { 'X-Contact-Id': entry.id },
   }
 }

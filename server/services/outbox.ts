@@ -3,15 +3,19 @@ import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/prom
 import { join } from 'node:path'
 import type { ContactMessage } from '#shared/contact.ts'
 
-/** One accepted contact message waiting for delivery. */
-export type OutboxEntry = {
+/** An accepted contact message: its id (the job id with Redis) and when it came in. */
+export type ContactSubmission = {
   id: string
   receivedAt: string
+  message: ContactMessage
+}
+
+/** One accepted contact message waiting for delivery in the file outbox. */
+export type OutboxEntry = ContactSubmission & {
   attempts: number
   /** Epoch milliseconds before which no new delivery attempt is made. */
   nextAttemptAt: number
   lastError?: string
-  message: ContactMessage
 }
 
 const SUFFIX = '.json'

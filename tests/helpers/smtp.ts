@@ -11,25 +11,42 @@ export async function startSmtpServer(port = 0) {
   const received: ReceivedMail[] = []
   let server: SMTPServer | null = null
   let boundPort = port
+  /** A test can hold the answer to the next message's data (a slow server), see `holdNext`. */
+  let hold: Promise<void> | null = null
+  let isHolding = false
+  const closedSessions = new Set<string>()
 
   async function start() {
     server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onClose(session) {
+        closedSessions.add(session.id)
+      },
       onData(stream, session, callback) {
         const chunks: Buffer[] = []
         stream.on('data', (chunk: Buffer) => chunks.push(chunk))
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8')
-          void simpleParser(raw).then((mail) => {
-            received.push({
-              raw,
-              mail,
-              envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          const waiting = hold
+          hold = null
+          isHolding = waiting !== null
+          void (waiting ?? Promise.resolve())
+            .then(() => {
+              isHolding = false
+              return simpleParser(raw)
             })
-            callback()
-          })
+            .then((mail) => {
+              // A client gone before the answer: the transaction never completed, nothing kept.
+              if (closedSessions.has(session.id)) return
+              received.push({
+                raw,
+                mail,
+                envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+              })
+              callback()
+            })
         })
       },
     })
@@ -55,6 +72,12 @@ export async function startSmtpServer(port = 0) {
     },
     start,
     stop,
+    /** The answer to the next message's data waits for `until` (a slow or stuck server). */
+    holdNext(until: Promise<void>) {
+      hold = until
+    },
+    /** Whether a message's data arrived and its answer is being held. */
+    isHolding: () => isHolding,
   }
 }
 

@@ -42,7 +42,7 @@ describe.skipIf(!hasRedisServer())('rate limit shared through Redis (REDIS_URL)'
 
   afterAll(async () => {
     await Promise.all(apps.map((app) => app.close()))
-    await redis.stop()
+    await redis.dispose()
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   })
 

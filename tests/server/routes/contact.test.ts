@@ -87,7 +87,8 @@ describe('delivery', () => {
     expect(mail.text).toContain(VALID.message)
     expect(mail.text).toContain(VALID.company)
     expect(mail.html).toContain(VALID.message)
-    expect(mail.headers.get('x-contact-reference')).toBe(id)
+    expect(mail.headers.get('x-contact-id')).toBe(id)
+    expect(mail.messageId).toBe(`<${id}@modernwerk.example>`)
     // Delivered means gone from the outbox.
     await eventually(() => true)
     expect(await app.contact.outbox.size()).toBe(0)

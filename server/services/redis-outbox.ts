@@ -1,0 +1,132 @@
+import { Queue, Worker, type Job, type JobsOptions } from 'bullmq'
+import { Redis, type RedisOptions } from 'ioredis'
+import type { ContactSubmission } from './outbox.ts'
+import { retryDelay, type DeliveryCounters, type DeliveryLog } from './delivery.ts'
+
+export const QUEUE_NAME = 'contact'
+export const QUEUE_PREFIX = 'modernwerk'
+
+export type RedisOutboxOptions = {
+  url: string
+  /** Hands one message to the SMTP server; resolves once the server accepted it. */
+  send?: (submission: ContactSubmission) => Promise<void>
+  log: DeliveryLog & { error: (details: object, message: string) => void }
+  counters: DeliveryCounters
+  /** The first retry's delay; each further failure doubles it, up to 30 minutes. */
+  firstRetryMs?: number
+  /** How long a job may stay locked by a worker that stopped answering (default 10 s). */
+  lockMs?: number
+}
+
+/** Delivery is retried for as long as SMTP is down: no message ends after N attempts. */
+const ATTEMPTS = 1_000_000
+/** Delivered jobs are kept this long, so a repeated submission of the same id is no new lead. */
+const KEEP_COMPLETED_SECONDS = 14 * 24 * 3600
+
+/**
+ * The connection a web request waits on: no offline queue and one-second commands, so with
+ * Redis unreachable `put` fails at once and the visitor gets a 503 instead of a hang.
+ */
+export function failFastRedis(url: string, extra: RedisOptions = {}): Redis {
+  return new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 1_000,
+    commandTimeout: 1_000,
+    ...extra,
+  })
+}
+
+/**
+ * The contact outbox of several replicas: a BullMQ queue in Redis. Every replica enqueues and
+ * every replica's worker delivers. A job's id is the submission's id, so a repeated request
+ * is no second lead; a job is acknowledged only after Redis answered (durable with AOF and
+ * `appendfsync always`, which `checkRedisDurability` looks at).
+ */
+export class RedisOutbox {
+  readonly queue: Queue<ContactSubmission>
+  readonly #worker: Worker<ContactSubmission> | null
+  readonly #connections: Redis[] = []
+
+  constructor(options: RedisOutboxOptions) {
+    const { url, send, log, counters, firstRetryMs, lockMs = 10_000 } = options
+    const producer = failFastRedis(url)
+    this.#connections.push(producer)
+    this.queue = new Queue<ContactSubmission>(QUEUE_NAME, {
+      connection: producer,
+      prefix: QUEUE_PREFIX,
+    })
+    this.queue.on('error', (error) => log.warn({ err: error }, 'contact queue: Redis error'))
+
+    if (!send) {
+      this.#worker = null
+      return
+    }
+    // Workers block on Redis and must retry for ever (BullMQ requires `null` here).
+    const consumer = new Redis(url, { maxRetriesPerRequest: null, connectTimeout: 2_000 })
+    this.#connections.push(consumer)
+    this.#worker = new Worker<ContactSubmission>(
+      QUEUE_NAME,
+      async (job: Job<ContactSubmission>) => {
+        await send(job.data)
+      },
+      {
+        connection: consumer,
+        prefix: QUEUE_PREFIX,
+        concurrency: 2,
+        // A replica killed mid-delivery: another one takes the job over within seconds.
+        lockDuration: lockMs,
+        stalledInterval: Math.max(1_000, Math.round(lockMs / 2)),
+        // BullMQ's default (1) fails a job interrupted twice, whatever its attempts.
+        maxStalledCount: 1_000,
+        settings: {
+          backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, firstRetryMs),
+        },
+        autorun: true,
+      },
+    )
+    this.#worker.on('completed', (job) => {
+      counters.delivered()
+      log.info({ messageId: job.id, attempts: job.attemptsMade }, 'contact message delivered')
+    })
+    this.#worker.on('failed', (job, error) => {
+      counters.failed()
+      log.warn(
+        { messageId: job?.id, attempts: job?.attemptsMade, reason: error.message },
+        'contact message delivery failed, will retry',
+      )
+    })
+    this.#worker.on('error', (error) => log.warn({ err: error }, 'contact worker: Redis error'))
+  }
+
+  /** Resolves once Redis acknowledged the job; an id already known is not added again. */
+  async put(submission: ContactSubmission): Promise<void> {
+    const options: JobsOptions = {
+      jobId: submission.id,
+      attempts: ATTEMPTS,
+      backoff: { type: 'custom' },
+      removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
+      removeOnFail: false,
+    }
+    await this.queue.add('message', submission, options)
+  }
+
+  /** Jobs by state, for the metrics. */
+  async counts() {
+    return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed')
+  }
+
+  /** Move every failed job back to waiting (the operator's retry command). */
+  async retryFailed(): Promise<number> {
+    const failed = await this.queue.getJobCountByTypes('failed')
+    await this.queue.retryJobs({ state: 'failed' })
+    return failed
+  }
+
+  /** Waits for the deliveries in progress (never forced: that could send a message twice). */
+  async close(): Promise<void> {
+    await this.#worker?.close()
+    await this.queue.close()
+    for (const connection of this.#connections) connection.disconnect()
+  }
+}

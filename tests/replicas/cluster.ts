@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { freePort } from '#tests/helpers/net.ts'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path))
+
+/** One app process: `node server/main.ts` on its own port, as a pod runs it. */
+export type Instance = { port: number; child: ChildProcess; output: () => string }
+
+/**
+ * Several production app processes behind nginx (round robin), as replicas behind an
+ * ingress: `start(i)` / `kill(i)` replace one of them, the balancer keeps its port.
+ */
+export async function startCluster(options: {
+  size: number
+  env: Record<string, string>
+  /** The tree to run (`server/`, `dist/`, …); the repository by default. */
+  root?: string
+  /**
+   * `round-robin`, or `client-hash`: each client address sticks to one instance while it is
+   * up, as an ingress with `upstream-hash-by: $binary_remote_addr` does.
+   */
+  balance?: 'round-robin' | 'client-hash'
+  /** The balancer's port (a free one by default). */
+  port?: number
+}) {
+  const work = mkdtempSync(join(tmpdir(), 'modernwerk-cluster-'))
+  const ports = await Promise.all(Array.from({ length: options.size }, () => freePort()))
+  const instances: (Instance | null)[] = ports.map(() => null)
+
+  async function start(index: number, env: Record<string, string> = {}, root = options.root) {
+    const port = ports[index]
+    if (port === undefined) throw new Error(`no instance ${index}`)
+    const outbox = join(work, `outbox-${index}`)
+    mkdirSync(outbox, { recursive: true })
+    const child = spawn(process.execPath, ['--max-semi-space-size=8', 'server/main.ts'], {
+      cwd: root ?? ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        LOG_LEVEL: 'warn',
+        OUTBOX_DIR: outbox,
+        ...options.env,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on(
+      'data',
+      (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)),
+    )
+    child.stderr.on(
+      'data',
+      (chunk: Buffer) => (output = (output + chunk.toString()).slice(-20_000)),
+    )
+    instances[index] = { port, child, output: () => output }
+    await waitForReady(`http://127.0.0.1:${port}/readyz`, child, () => output)
+  }
+
+  async function kill(index: number, signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL') {
+    const instance = instances[index]
+    instances[index] = null
+    if (!instance || instance.child.exitCode !== null) return
+    instance.child.kill(signal)
+    await once(instance.child, 'exit')
+  }
+
+  for (let index = 0; index < options.size; index++) await start(index)
+
+  const balancerPort = options.port ?? (await freePort())
+  let nginx: ChildProcess | null = null
+  if (NGINX) {
+    const temp = join(work, 'nginx')
+    mkdirSync(temp, { recursive: true })
+    const conf = join(work, 'nginx.conf')
+    writeFileSync(
+      conf,
+      `worker_processes 1;
+daemon off;
+pid ${join(work, 'nginx.pid')};
+error_log ${join(work, 'nginx-error.log')} warn;
+${process.getuid?.() === 0 ? 'user root;' : ''}
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${temp}/body;
+  proxy_temp_path ${temp}/proxy;
+  fastcgi_temp_path ${temp}/fastcgi;
+  uwsgi_temp_path ${temp}/uwsgi;
+  scgi_temp_path ${temp}/scgi;
+  upstream app {
+${options.balance === 'client-hash' ? '    hash $binary_remote_addr consistent;\n' : ''}${ports.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join('\n')}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${balancerPort};
+    location / {
+      proxy_pass http://app;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $host;
+      # A replaced instance: idempotent requests go to the next one, POSTs are not repeated.
+      proxy_next_upstream error timeout http_502;
+      proxy_connect_timeout 1s;
+    }
+  }
+}
+`,
+    )
+    nginx = spawn(NGINX, ['-c', conf, '-e', join(work, 'nginx-error.log')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    await waitForReady(`http://127.0.0.1:${balancerPort}/healthz`, nginx, () => '')
+  }
+
+  return {
+    url: `http://127.0.0.1:${balancerPort}`,
+    instances,
+    instanceUrl: (index: number) => `http://127.0.0.1:${ports[index] ?? 0}`,
+    start,
+    kill,
+    async stop() {
+      await Promise.all(instances.map((_, index) => kill(index, 'SIGTERM')))
+      if (nginx && nginx.exitCode === null) {
+        nginx.kill('SIGTERM')
+        await once(nginx, 'exit')
+      }
+      rmSync(work, { recursive: true, force: true })
+    },
+  }
+}
+
+async function waitForReady(url: string, child: ChildProcess, output: () => string) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited\n${output()}`)
+    try {
+      const response = await fetch(url)
+      await response.arrayBuffer()
+      if (response.ok) return
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${url} was not ready within 15 s\n${output()}`)
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config'
+
+// `npm run test:replicas`: app processes of the production build behind nginx with one Redis
+// (tests/replicas). One file at a time: each starts its own cluster of processes.
+export default defineConfig({
+  test: {
+    include: ['tests/replicas/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
+  },
+})
