@@ -2,6 +2,10 @@
 # CI builds it with buildah against a locally made base (`--build-arg BASE_IMAGE=…`); ops use
 # the pinned official Node.js 24 LTS slim image below.
 ARG BASE_IMAGE=docker.io/library/node:24.11.1-bookworm-slim
+# The image of the release this one replaces (e.g. registry.example/web:1.4.0): its hashed
+# client files are served by this image too, so during a rolling update a page rendered by an
+# old pod can load its chunks from a new one. The default, this build's own stage, adds nothing.
+ARG PREVIOUS_IMAGE=build
 
 FROM ${BASE_IMAGE} AS deps
 WORKDIR /app
@@ -18,6 +22,13 @@ COPY public ./public
 COPY scripts ./scripts
 RUN npm run build
 
+# The previous release's own files (those its manifest names), not what it carried itself.
+FROM ${PREVIOUS_IMAGE} AS previous
+FROM deps AS release-assets
+COPY scripts/copy-release-assets.ts ./scripts/
+COPY --from=previous /app/dist /previous
+RUN mkdir -p /release/client/assets && node scripts/copy-release-assets.ts /previous /release
+
 FROM ${BASE_IMAGE} AS production-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -32,6 +43,7 @@ WORKDIR /app
 # The server runs its TypeScript directly (Node 24 type stripping) next to the built React
 # entry and client assets; nothing is writable but the outbox volume and /tmp.
 COPY --from=production-deps /app/node_modules ./node_modules
+COPY --from=release-assets /release ./dist
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY server ./server

