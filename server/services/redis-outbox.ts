@@ -18,6 +18,8 @@ export type RedisOutboxOptions = {
   lockMs?: number
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
 /** Delivery is retried for as long as SMTP is down: no message ends after N attempts. */
 const ATTEMPTS = 1_000_000
 /** Delivered jobs are kept this long, so a repeated submission of the same id is no new lead. */
@@ -47,6 +49,8 @@ export class RedisOutbox {
   readonly queue: Queue<ContactSubmission>
   readonly #worker: Worker<ContactSubmission> | null
   readonly #connections: Redis[] = []
+  /** Deliveries in progress in this process. */
+  #active = 0
 
   constructor(options: RedisOutboxOptions) {
     const { url, send, log, counters, firstRetryMs, lockMs = 10_000 } = options
@@ -68,7 +72,12 @@ export class RedisOutbox {
     this.#worker = new Worker<ContactSubmission>(
       QUEUE_NAME,
       async (job: Job<ContactSubmission>) => {
-        await send(job.data)
+        this.#active++
+        try {
+          await send(job.data)
+        } finally {
+          this.#active--
+        }
       },
       {
         connection: consumer,
@@ -123,10 +132,15 @@ export class RedisOutbox {
     return failed
   }
 
-  /** Waits for the deliveries in progress (never forced: that could send a message twice). */
+  /**
+   * Waits for the deliveries in progress (never cut off: that could send a message twice;
+   * SMTP timeouts bound them), then stops. BullMQ's own close can wait for a blocking read on
+   * a connection that is re-establishing itself; with no delivery left, that wait is cut short.
+   */
   async close(): Promise<void> {
-    await this.#worker?.close()
-    await this.queue.close()
+    const closing = Promise.all([this.#worker?.close(), this.queue.close()])
+    while (this.#active > 0) await sleep(50)
+    await Promise.race([closing, sleep(2_000)])
     for (const connection of this.#connections) connection.disconnect()
   }
 }
