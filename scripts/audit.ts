@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig, type Flags } from 'lighthouse'
 import { LOCALES, localizePath } from '#shared/locales.ts'
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
 import { killAll, requireBuild, ROOT, startProductionServer, stop } from './lib/processes.ts'
 
 /** One page of each type; the paths are localized for each locale. */
@@ -97,19 +98,9 @@ for (const page of pages) {
 }
 
 const chrome = await chromeLauncher.launch({
-  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    // Nothing resolves but loopback: no request can leave the machine.
-    '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost',
-  ],
+  chromePath: CHROMIUM_PATH,
+  // The tests' flags: nothing resolves but loopback, no request can leave the machine.
+  chromeFlags: ['--headless', ...CHROMIUM_ARGS],
   // No "DNS probe" to a public resolver after a failed navigation.
   prefs: { alternate_error_pages: { enabled: false } },
   logLevel: 'silent',

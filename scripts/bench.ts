@@ -9,11 +9,12 @@
 //
 // Options: --duration <s> per URL (10), --connections <n> (64), --soak-minutes <m> (3).
 // Loopback only; everything started is stopped, also on Ctrl-C. Needs `npm run build` first.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { NGINX, nginxConfigHead } from '#tests/helpers/nginx.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import {
   freePort,
@@ -158,37 +159,18 @@ async function startBaseline(pagesFile: string) {
   return { child, base }
 }
 
-function hasNginx(): boolean {
-  return ['/usr/sbin/nginx', '/usr/bin/nginx'].some((path) => existsSync(path))
-}
-
 async function startStatic(site: string) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  if (hasNginx()) {
+  if (NGINX) {
     const conf = join(work, 'nginx.conf')
-    const temp = join(work, 'nginx-temp')
-    mkdirSync(temp, { recursive: true })
     // One worker, like our one Node process; files from the page cache's equivalent: the disk
-    // cache of the kernel. Worker runs as the invoking user when not root.
+    // cache of the kernel.
     writeFileSync(
       conf,
-      `worker_processes 1;
-daemon off;
-pid ${join(work, 'nginx.pid')};
-error_log ${join(work, 'nginx-error.log')} warn;
-${process.getuid?.() === 0 ? 'user root;' : ''}
-events { worker_connections 4096; }
-http {
-  access_log off;
-  sendfile on;
+      `${nginxConfigHead(work, 4096)}  sendfile on;
   tcp_nopush on;
   keepalive_requests 1000000;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
   types { text/html html; text/javascript js; text/css css; }
   server {
     listen 127.0.0.1:${port};
@@ -199,8 +181,7 @@ http {
 }
 `,
     )
-    const nginx = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : '/usr/bin/nginx'
-    const child = start(nginx, ['-c', conf, '-e', join(work, 'nginx-error.log')])
+    const child = start(NGINX, ['-c', conf, '-e', join(work, 'nginx-error.log')])
     await waitFor(`${base}/`, child)
     return { child, base, name: 'nginx' }
   }

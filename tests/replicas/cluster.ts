@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '#tests/helpers/net.ts'
+import { NGINX, nginxConfigHead } from '#tests/helpers/nginx.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
-export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((path) => existsSync(path))
+export { NGINX }
 
 /** One app process: `node server/main.ts` on its own port, as a pod runs it. */
 export type Instance = { port: number; child: ChildProcess; output: () => string }
@@ -77,25 +78,10 @@ export async function startCluster(options: {
   const balancerPort = options.port ?? (await freePort())
   let nginx: ChildProcess | null = null
   if (NGINX) {
-    const temp = join(work, 'nginx')
-    mkdirSync(temp, { recursive: true })
     const conf = join(work, 'nginx.conf')
     writeFileSync(
       conf,
-      `worker_processes 1;
-daemon off;
-pid ${join(work, 'nginx.pid')};
-error_log ${join(work, 'nginx-error.log')} warn;
-${process.getuid?.() === 0 ? 'user root;' : ''}
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
-  upstream app {
+      `${nginxConfigHead(work, 1024)}  upstream app {
 ${options.balance === 'client-hash' ? '    hash $binary_remote_addr consistent;\n' : ''}${ports.map((port) => `    server 127.0.0.1:${port} max_fails=0;`).join('\n')}
     keepalive 16;
   }
