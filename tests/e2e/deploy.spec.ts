@@ -1,9 +1,10 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { copySources } from '#tests/helpers/source-copy.ts'
 import { copyReleaseAssets } from '#scripts/copy-release-assets.ts'
 import { startCluster } from '#tests/replicas/cluster.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
@@ -15,18 +16,6 @@ import { expect, test, waitForHydration } from './fixtures.ts'
 const ROOT = join(import.meta.dirname, '..', '..')
 const PORT = Number(process.env.DEPLOY_E2E_PORT ?? 18320)
 const ORIGIN = `http://127.0.0.1:${PORT}`
-const COPIED = [
-  'client',
-  'server',
-  'shared',
-  'locales',
-  'public',
-  'scripts',
-  'package.json',
-  'tsconfig.json',
-  'vite.config.ts',
-]
-
 let buildB = ''
 let outbox = ''
 let server: ChildProcess | undefined
@@ -86,9 +75,7 @@ test.describe('deployment and version skew', () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000)
     outbox = mkdtempSync(join(tmpdir(), 'deploy-outbox-'))
-    buildB = mkdtempSync(join(tmpdir(), 'modernwerk-build-b-'))
-    for (const entry of COPIED) cpSync(join(ROOT, entry), join(buildB, entry), { recursive: true })
-    symlinkSync(join(ROOT, 'node_modules'), join(buildB, 'node_modules'), 'dir')
+    buildB = copySources('modernwerk-build-b-')
     const about = join(buildB, 'client/pages/about.tsx')
     writeFileSync(about, readFileSync(about, 'utf8').replace('story-grid', 'story-grid story-b'))
     const css = join(buildB, 'client/styles/global.css')

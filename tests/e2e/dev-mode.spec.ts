@@ -1,25 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { copySources } from '#tests/helpers/source-copy.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 /**
  * `npm run dev` on a temporary copy of the tree: edits to a component and to a text show up
  * in the open page without a reload, and in the next server render.
  */
-const ROOT = join(import.meta.dirname, '..', '..')
-const COPIED = [
-  'client',
-  'server',
-  'shared',
-  'locales',
-  'public',
-  'package.json',
-  'tsconfig.json',
-  'vite.config.ts',
-]
-
 const PORT = Number(process.env.DEV_E2E_PORT ?? 18310)
 const origin = `http://127.0.0.1:${PORT}`
 
@@ -53,9 +41,7 @@ test.describe('development mode', () => {
   test.use({ baseURL: origin })
 
   test.beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'modernwerk-dev-'))
-    for (const entry of COPIED) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true })
-    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    dir = copySources('modernwerk-dev-')
     devServer = spawn('npm', ['run', 'dev'], {
       cwd: dir,
       env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', APP_BASE_URL: origin },
