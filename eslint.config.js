@@ -4,6 +4,23 @@ import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
+/**
+ * `no-restricted-imports` with the one router specifier and, per folder, the imports that
+ * cross a boundary. Patterns are regular expressions: the gitignore-style `group` syntax
+ * would read a leading `#` as a comment and block nothing.
+ */
+function restrictImports(boundary) {
+  return [
+    'error',
+    {
+      paths: [
+        { name: 'react-router', message: "Import from 'react-router-dom' (one router specifier)." },
+      ],
+      patterns: boundary ? [boundary] : [],
+    },
+  ]
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'reports/'] },
   js.configs.recommended,
@@ -18,17 +35,7 @@ export default tseslint.config(
       '@typescript-eslint/no-confusing-void-expression': 'off',
       // Fastify plugins and handlers are async by contract, awaiting or not.
       '@typescript-eslint/require-await': 'off',
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'react-router',
-              message: "Import from 'react-router-dom' (one router specifier).",
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports(),
     },
   },
   {
@@ -38,53 +45,34 @@ export default tseslint.config(
     rules: { ...jsxA11y.flatConfigs.recommended.rules, ...reactHooks.configs.recommended.rules },
   },
   // Boundaries: shared/ is framework-free; client/ never imports server/; server/ reaches
-  // client/ only through the server entry (and type-only imports of its data shapes).
+  // client/ only through the server entry. Each block repeats the router rule, because a
+  // block's `no-restricted-imports` replaces the one above it.
   {
     files: ['shared/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['#server/*', '#client/*', '../server/*', '../client/*'],
-              message: 'shared/ imports neither server/ nor client/.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports({
+        regex: '^(#(server|client)/|(\\.\\./)+(server|client)/)',
+        message: 'shared/ imports neither server/ nor client/: it runs on both sides.',
+      }),
     },
   },
   {
     files: ['client/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['#server/*', '../server/*', '../../server/*'],
-              message: 'client/ never imports server/.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports({
+        regex: '^(#server/|(\\.\\./)+server/)',
+        message: 'client/ never imports server/: it is bundled for the browser.',
+      }),
     },
   },
   {
     files: ['server/**'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^#client/(?!entry-server\\.tsx$|app-data\\.ts$)',
-              message: 'server/ reaches client/ only through entry-server.tsx.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': restrictImports({
+        regex: '^(#client/(?!entry-server\\.tsx$)|(\\.\\./)+client/)',
+        message:
+          'server/ reaches client/ only through #client/entry-server.tsx; shapes both sides use live in shared/.',
+      }),
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },

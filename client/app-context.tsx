@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react'
 import type { ContactFormState } from '#shared/contact-form.ts'
 import type { Locale } from '#shared/locales.ts'
-import type { DevError } from './app-data.ts'
+import type { DevError } from '#shared/page-data.ts'
 
 /** Facts about the current document, identical on server and client. */
 export type AppContextValue = {

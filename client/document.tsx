@@ -1,17 +1,24 @@
 import type { ReactNode } from 'react'
 import { preload } from 'react-dom'
 import { AppContext } from './app-context.tsx'
-import { APP_DATA_ID, RUNTIME_CONFIG_ID, serializeAppData, type AppData } from './app-data.ts'
+import {
+  APP_DATA_ID,
+  RUNTIME_CONFIG_ID,
+  serializeAppData,
+  type AppData,
+  type RuntimeConfig,
+} from '#shared/page-data.ts'
 
 type DocumentProps = {
   data: AppData
   /** The serialized `data`, rendered verbatim so the block hydrates unchanged. */
   json: string
+  runtime: RuntimeConfig
   children: ReactNode
 }
 
 /** The whole HTML document. React hoists page titles, meta and links into its `<head>`. */
-export function Document({ data, json, children }: DocumentProps) {
+export function Document({ data, json, runtime, children }: DocumentProps) {
   const { assets } = data
   for (const href of assets.fonts) {
     preload(href, { as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' })
@@ -44,7 +51,7 @@ export function Document({ data, json, children }: DocumentProps) {
         <script
           type="application/json"
           id={RUNTIME_CONFIG_ID}
-          dangerouslySetInnerHTML={{ __html: serializeAppData(data.runtime) }}
+          dangerouslySetInnerHTML={{ __html: serializeAppData(runtime) }}
         />
         <script
           type="application/json"

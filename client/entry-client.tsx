@@ -1,6 +1,6 @@
 // First: React Fast Refresh's runtime while developing (an empty module in production builds).
 import '@vitejs/plugin-react/preamble'
-import { APP_DATA_ID, type AppData } from './app-data.ts'
+import { embeddedData } from './embedded-data.ts'
 import './styles/global.css'
 
 /**
@@ -19,9 +19,7 @@ function afterFirstPaint(): Promise<void> {
  * the stylesheet and the font and delay the first paint (Lighthouse: LCP 2.1 s → 1.3 s).
  */
 function preloadModules() {
-  const json = document.getElementById(APP_DATA_ID)?.textContent
-  if (!json) return
-  const { assets } = JSON.parse(json) as Pick<AppData, 'assets'>
+  const { assets } = embeddedData().data
   for (const href of assets.modules) {
     const link = document.createElement('link')
     link.rel = 'modulepreload'

@@ -17,9 +17,9 @@ import {
   serializeAppData,
   type AppData,
   type DevError,
-  type PageAssets,
+  type AssetResolver,
   type RuntimeConfig,
-} from './app-data.ts'
+} from '#shared/page-data.ts'
 import { Document } from './document.tsx'
 import { BOUNDARY_ROUTE_ID, createRoutes, type PageHandle } from './routes.tsx'
 
@@ -27,9 +27,6 @@ import { BOUNDARY_ROUTE_ID, createRoutes, type PageHandle } from './routes.tsx'
  * The only client module the server imports: renders one request to a stream. Status, headers
  * and redirects are settled before the first byte is sent.
  */
-
-/** Resolves the files a page needs from the build (or, in development, from Vite). */
-export type AssetResolver = (sources: readonly string[]) => PageAssets
 
 export type RenderOptions = {
   /** Fetch request for the router; its URL carries the site's own origin. */
@@ -151,7 +148,6 @@ function renderDocument(
     },
     ...(devError ? { devError } : {}),
     ...(options.formState ? { formState: options.formState } : {}),
-    runtime: options.runtime,
   }
   const router = createStaticRouter(handler.dataRoutes, context)
   const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })
@@ -175,7 +171,7 @@ function renderDocument(
     }
     const { pipe, abort } = renderToPipeableStream(
       <I18nextProvider i18n={i18n}>
-        <Document data={data} json={serializeAppData(data)}>
+        <Document data={data} json={serializeAppData(data)} runtime={options.runtime}>
           <StaticRouterProvider router={router} context={context} hydrate={false} />
         </Document>
       </I18nextProvider>,

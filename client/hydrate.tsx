@@ -10,10 +10,11 @@ import {
   type RouteObject,
 } from 'react-router-dom'
 import { localeBasename } from '#shared/locales.ts'
-import { APP_DATA_ID, type AppData } from './app-data.ts'
+import { embeddedData } from './embedded-data.ts'
 import { Document } from './document.tsx'
 import { createClientI18n, loadNamespaces } from './i18n.ts'
 import { createRoutes } from './routes.tsx'
+import { runtimeConfig } from './runtime/runtime-config.ts'
 
 declare global {
   interface Window {
@@ -38,9 +39,7 @@ async function resolveLazyMatches(routes: RouteObject[], basename: string) {
 
 /** Hydrate the server's document and start the client runtime. */
 export async function start() {
-  const json = document.getElementById(APP_DATA_ID)?.textContent
-  if (!json) throw new Error(`#${APP_DATA_ID} is missing`)
-  const data = JSON.parse(json) as AppData
+  const { data, json } = embeddedData()
   // The router reads (and deserializes route errors from) this before it is created.
   window.__staticRouterHydrationData = data.router
 
@@ -56,7 +55,7 @@ export async function start() {
     hydrateRoot(
       document,
       <I18nextProvider i18n={i18n}>
-        <Document data={data} json={json}>
+        <Document data={data} json={json} runtime={runtimeConfig()}>
           <RouterProvider router={router} />
         </Document>
       </I18nextProvider>,

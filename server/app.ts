@@ -11,7 +11,7 @@ import Fastify, {
 } from 'fastify'
 import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
-import type { RuntimeConfig } from '#client/app-data.ts'
+import type { RuntimeConfig } from '#shared/page-data.ts'
 import type { Config } from './config.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'

@@ -1,5 +1,5 @@
-import { isIP } from 'node:net'
 import { z } from 'zod'
+import { parseAddressList } from './services/ip-addresses.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -29,30 +29,25 @@ const duration = z.string().transform((value, context) => {
   return amount * (unit ? DURATION_UNITS[unit] : 1)
 })
 
+/** A list of IPs/CIDRs (`parseAddressList`); a bad entry is refused with the reason. */
+function addresses(value: string, context: z.RefinementCtx): string[] {
+  try {
+    return parseAddressList(value)
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message })
+    return z.NEVER
+  }
+}
+
 /**
  * `TRUST_PROXY`: how many proxy hops to trust, or the addresses/CIDRs of the ingress. Never
  * "true": trusting every `X-Forwarded-For` would let anyone pick their rate-limit key.
  */
-const trustProxy = z.string().transform((value, context) => {
-  if (/^\d+$/.test(value.trim())) return Number(value)
-  const entries = value
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-  const valid = entries.every((entry) => {
-    const [address = '', bits, ...rest] = entry.split('/')
-    const version = isIP(address)
-    if (version === 0 || rest.length > 0) return false
-    if (bits === undefined) return true
-    const size = Number(bits)
-    return /^\d+$/.test(bits) && size <= (version === 4 ? 32 : 128)
-  })
-  if (entries.length === 0 || !valid) {
-    context.addIssue({ code: 'custom', message: 'must be a hop count or a list of IPs/CIDRs' })
-    return z.NEVER
-  }
-  return entries
-})
+const trustProxy = z
+  .string()
+  .transform((value, context) =>
+    /^\s*\d+\s*$/.test(value) ? Number(value) : addresses(value, context),
+  )
 
 const mailbox = z
   .string()
@@ -63,7 +58,7 @@ const mailbox = z
   })
 
 /**
- * Environment variables (DESIGN.md 9). Names are fixed so that ops, the Helm chart and the
+ * Environment variables (README, Configuration). Names are fixed so that ops, the Helm chart and the
  * tests agree. Defaults make `npm start` work with no configuration at all.
  */
 export const ConfigSchema = z.object({
@@ -83,27 +78,7 @@ export const ConfigSchema = z.object({
   /** `Strict-Transport-Security` max-age in seconds; 0 turns the header off. */
   HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
   /** IPs/CIDRs allowed to read `/metrics` (e.g. the cluster network); unset: everyone. */
-  METRICS_ALLOW: z
-    .string()
-    .transform((value) =>
-      value
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (entries) =>
-        entries.length > 0 &&
-        entries.every((entry) => {
-          const [address = '', bits, ...rest] = entry.split('/')
-          const version = isIP(address)
-          return (
-            version !== 0 && rest.length === 0 && (bits === undefined || /^\d{1,3}$/.test(bits))
-          )
-        }),
-      { error: 'must be a list of IPs or CIDRs' },
-    )
-    .optional(),
+  METRICS_ALLOW: z.string().transform(addresses).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
   MAIL_TO: mailbox.default('kontakt@modernwerk.example'),

@@ -10,7 +10,7 @@ import {
 import { LOCALES } from './locales.ts'
 
 /**
- * The contact message (DESIGN.md 6): one schema, used by the browser for field messages and
+ * The contact message (README, Contact form and mail delivery): one schema, used by the browser for field messages and
  * by the server for the API. zod/mini keeps what the browser downloads small; the forms load
  * it when a visitor starts filling them in. Error messages are codes (`tooShort`), which the
  * forms turn into localized texts.

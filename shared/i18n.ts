@@ -19,7 +19,7 @@ import type services from '../locales/en/services.json'
 import { companyVariables } from './company.ts'
 import { DEFAULT_LOCALE, LOCALES } from './locales.ts'
 
-/** i18next namespaces: `common` for the chrome, one per page area (STYLE.md, Locales). */
+/** i18next namespaces: `common` for the chrome, one per page area (README, Working on it). */
 export const NAMESPACES = [
   'common',
   'home',

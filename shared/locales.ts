@@ -18,7 +18,7 @@ export const LOCALE_INFO: Readonly<Record<Locale, LocaleInfo>> = {
   pl: { iso: 'pl-PL', name: 'Polski' },
 }
 
-/** Cookie that remembers a language the visitor picked in the switcher (DESIGN.md 4). */
+/** Cookie that remembers a language the visitor picked in the switcher (README, Languages). */
 export const LOCALE_COOKIE = 'i18n_redirected'
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 

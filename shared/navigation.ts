@@ -1,5 +1,5 @@
 /**
- * Which URLs the site may navigate to (DESIGN.md 7). Internal paths go through the router;
+ * Which URLs the site may navigate to (README, Deployments and version skew). Internal paths go through the router;
  * another origin needs an explicit `external` flag; script-like protocols never pass.
  */
 export const FORBIDDEN_PROTOCOLS = ['javascript:', 'data:', 'blob:', 'vbscript:'] as const

@@ -2,7 +2,7 @@ import { LOCALES, localizePath, type Locale } from './locales.ts'
 import { TEAM } from './team.ts'
 
 /**
- * The site's route table: one entry per screen, the same slug in every locale (DESIGN.md 3).
+ * The site's route table: one entry per screen, the same slug in every locale (README, Languages).
  * Locales are applied to it (`localizedPaths`); nothing else lists paths by hand.
  */
 export const TEAM_SLUGS = TEAM.map((member) => member.slug)

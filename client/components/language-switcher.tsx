@@ -29,7 +29,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
             lang={code}
             aria-current={code === locale ? 'true' : undefined}
             onClick={() => {
-              // An explicit choice, and only that, is remembered (DESIGN.md 4).
+              // An explicit choice, and only that, is remembered (README, Languages).
               document.cookie = localeCookie(code, window.location.protocol === 'https:')
             }}
           >

@@ -31,7 +31,7 @@ function whenIdle(timers: Timers, callback: () => void) {
 }
 
 /**
- * New-build detection (DESIGN.md 7): the page's own build manifest 1 s after the app is idle,
+ * New-build detection (README, Deployments and version skew): the page's own build manifest 1 s after the app is idle,
  * then `latest.json` every interval (the first poll one interval after load). Network errors
  * are silent; a difference is reported once.
  */

@@ -1,3 +1,4 @@
+import { resolveNavigation } from '#shared/navigation.ts'
 import { RELOAD_GUARD_MS } from './constants.ts'
 
 const KEY_PREFIX = 'modernwerk:reload:'
@@ -35,10 +36,15 @@ export const mayReload = createReloadGuard(() =>
   typeof window === 'undefined' ? null : window.sessionStorage,
 )
 
-/** Load `href` as a full page, unless that path was already reloaded moments ago. */
+/**
+ * Load `href` as a full page, unless that path was already reloaded moments ago. Only pages
+ * of this site: the target passes the navigation guard, which refuses other origins and
+ * script URLs with an error.
+ */
 export function reloadGuarded(href: string): boolean {
-  const path = new URL(href, window.location.href).pathname
-  if (!mayReload(path)) return false
-  window.location.assign(href)
+  const target = resolveNavigation(href, { origin: window.location.origin })
+  if (target.kind !== 'internal') return false
+  if (!mayReload(new URL(target.path, window.location.origin).pathname)) return false
+  window.location.assign(target.path)
   return true
 }

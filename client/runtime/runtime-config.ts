@@ -1,4 +1,4 @@
-import { RUNTIME_CONFIG_ID, type RuntimeConfig } from '../app-data.ts'
+import { RUNTIME_CONFIG_ID, type RuntimeConfig } from '#shared/page-data.ts'
 
 let cached: RuntimeConfig | null = null
 

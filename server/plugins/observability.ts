@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import type { FastifyRequest, RawRequestDefaultExpression } from 'fastify'
 import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client'
+import { addressMatcher, shortenIp } from '../services/ip-addresses.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,17 +18,6 @@ const REQUEST_ID = /^[\w.:-]{1,64}$/
 export function requestId(request: RawRequestDefaultExpression): string {
   const incoming = request.headers['x-request-id']
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
-}
-
-/** `203.0.113.77` → `203.0.113.0`; IPv6 keeps its first 48 bits (the last 80 zeroed). */
-export function shortenIp(ip: string): string {
-  if (isIPv4(ip)) return ip.replace(/\.\d+$/, '.0')
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  if (mapped?.[1]) return `::ffff:${shortenIp(mapped[1])}`
-  if (!isIPv6(ip)) return 'invalid'
-  const [head = ''] = ip.split('::')
-  const groups = head.split(':').filter(Boolean).slice(0, 3)
-  return `${groups.join(':')}::`
 }
 
 function routeOf(request: FastifyRequest): string {
@@ -93,18 +82,9 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
       )
     })
 
-    const allowed = metricsAllow ? new BlockList() : null
-    for (const entry of metricsAllow ?? []) {
-      const [address = '', bits] = entry.split('/')
-      const type = isIPv4(address) ? 'ipv4' : 'ipv6'
-      if (bits === undefined) allowed?.addAddress(address, type)
-      else allowed?.addSubnet(address, Number(bits), type)
-    }
+    const isAllowed = metricsAllow ? addressMatcher(metricsAllow) : () => true
     app.get('/metrics', async (request, reply) => {
-      const ip = request.ip
-      if (allowed && !allowed.check(ip, isIPv4(ip) ? 'ipv4' : 'ipv6')) {
-        return reply.callNotFound()
-      }
+      if (!isAllowed(request.ip)) return reply.callNotFound()
       reply.type(registry.contentType).header('Cache-Control', 'no-store')
       return registry.metrics()
     })

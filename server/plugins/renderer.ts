@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import fp from 'fastify-plugin'
 import type * as EntryServer from '#client/entry-server.tsx'
-import { createAssetResolver, loadManifest, type AssetResolver } from '../render/assets.ts'
+import type { AssetResolver } from '#shared/page-data.ts'
+import { createAssetResolver, loadManifest } from '../render/assets.ts'
 
 export type BuildInfo = { id: string; timestamp: number }
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import type { PageAssets } from '#client/app-data.ts'
+import type { AssetResolver } from '#shared/page-data.ts'
 
 /** One entry of Vite's `.vite/manifest.json`. */
 type ManifestChunk = {
@@ -17,8 +17,6 @@ export const CLIENT_ENTRY = 'client/entry-client.tsx'
 export const HYDRATE_MODULE = 'client/hydrate.tsx'
 /** The font file every first view needs; the small Polish one loads when a page uses it. */
 const PRELOAD_FONT = /inter-subset-latin-[\w-]+\.woff2$/
-
-export type AssetResolver = (sources: readonly string[]) => PageAssets
 
 /**
  * Map page sources to the hashed files of the build: the entry with its static imports and CSS,

@@ -1,18 +1,7 @@
+import escapeHtml from 'escape-html'
 import type { i18n as I18n } from 'i18next'
 import type { Locale } from '#shared/locales.ts'
 import { localizePath } from '#shared/locales.ts'
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char] ?? char)
-}
 
 /**
  * A self-contained error document for when React itself cannot render (or for methods the

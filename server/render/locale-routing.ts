@@ -2,7 +2,7 @@ import Negotiator from 'negotiator'
 import { DEFAULT_LOCALE, isLocale, localizePath, LOCALES, type Locale } from '#shared/locales.ts'
 import { localizedPaths } from '#shared/routes.ts'
 
-/** What to do with a page request before rendering (DESIGN.md 4). */
+/** What to do with a page request before rendering (README, Languages). */
 export type PageRouting =
   | { kind: 'redirect'; status: 301 | 302; location: string; headers: Record<string, string> }
   | { kind: 'render'; headers: Record<string, string> }

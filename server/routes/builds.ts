@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 export const BUILD_ASSETS_DIR = '/assets/'
 
 /**
- * Build manifests for new-build detection (DESIGN.md 7): `latest.json` is never cached; a
+ * Build manifests for new-build detection (README, Deployments and version skew): `latest.json` is never cached; a
  * build's own `meta/{id}.json` is immutable and answers 404 once this server runs another
  * build, which is how an open page learns that it is outdated. The previous release, whose
  * files this image carries, still has its meta: its pages learn of the new build from

@@ -55,7 +55,7 @@ function answer(reply: FastifyReply, status: number, body: ContactApiAnswer) {
   return reply.code(status).header('Cache-Control', 'no-store').send(body)
 }
 
-/** `POST /api/contact`: JSON for the script, urlencoded for the plain form (DESIGN.md 6). */
+/** `POST /api/contact`: JSON for the script, urlencoded for the plain form (README, Contact form and mail delivery). */
 export async function contactRoutes(app: FastifyInstance) {
   // JSON and urlencoded only: anything else (Fastify's default text/plain too) is a 415.
   app.removeContentTypeParser('text/plain')

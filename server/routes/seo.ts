@@ -1,11 +1,11 @@
+import escapeHtml from 'escape-html'
 import type { FastifyInstance } from 'fastify'
 import { DEFAULT_LOCALE, localizePath, LOCALES } from '#shared/locales.ts'
 import { PAGES } from '#shared/routes.ts'
-import { escapeHtml } from '../render/fallback.ts'
 
 const XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>'
 
-/** All 48 page URLs, each with its language alternates and x-default (DESIGN.md 3, 4). */
+/** All 48 page URLs, each with its language alternates and x-default (README, Languages). */
 export function sitemapXml(baseUrl: string): string {
   const absolute = (path: string) => escapeHtml(`${baseUrl}${path}`)
   const urls = PAGES.flatMap((page) => {

@@ -1,12 +1,10 @@
+import escapeHtml from 'escape-html'
 import type { TFunction } from 'i18next'
 import type { SendMailOptions } from 'nodemailer'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ContactSubmission } from './outbox.ts'
 
 export type MailSettings = { from: string; to: string }
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
-const escape = (text: string) => text.replace(/[&<>"]/g, (char) => ESCAPES[char] ?? char)
 
 /** CR, LF and other control characters never reach a header (the schema refuses them too). */
 const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim()
@@ -44,8 +42,8 @@ export function contactMail(
     message.message,
   ].join('\n')
   const html =
-    `<table>${rows.map(([label, value]) => `<tr><th align="left">${escape(label)}</th><td>${escape(value)}</td></tr>`).join('')}</table>` +
-    `<h3>${escape(t('message'))}</h3><p>${escape(message.message).replace(/\n/g, '<br>')}</p>`
+    `<table>${rows.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>` +
+    `<h3>${escapeHtml(t('message'))}</h3><p>${escapeHtml(message.message).replace(/\n/g, '<br>')}</p>`
   return {
     from: settings.from,
     to: settings.to,

@@ -30,8 +30,20 @@ describe('loadConfig', () => {
     ['APP_BASE_URL', 'https://example.de/path'],
     ['APP_BASE_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['METRICS_ALLOW', '10.0.0.0/8, 300.1.1.1'],
+    ['METRICS_ALLOW', 'fd00::/200'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`))
+  })
+
+  it('reads TRUST_PROXY as a hop count or an address list', () => {
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+    ])
   })
 })

@@ -1,7 +1,12 @@
 import type { HydrationState } from 'react-router-dom'
-import type { ContactFormState } from '#shared/contact-form.ts'
-import type { LocaleResources } from '#shared/i18n.ts'
-import type { Locale } from '#shared/locales.ts'
+import type { ContactFormState } from './contact-form.ts'
+import type { LocaleResources } from './i18n.ts'
+import type { Locale } from './locales.ts'
+
+/**
+ * What travels from the server's render to the browser: the data embedded in every page and
+ * the files it links. Both sides import these shapes from here.
+ */
 
 /** Files the document links: stylesheets, module chunks to preload, fonts to preload. */
 export type PageAssets = {
@@ -12,6 +17,9 @@ export type PageAssets = {
   modules: readonly string[]
   fonts: readonly string[]
 }
+
+/** The files a page needs, from the build's manifest (or, in development, from Vite). */
+export type AssetResolver = (sources: readonly string[]) => PageAssets
 
 /** Everything the browser needs to hydrate, embedded as one JSON block (no inline script). */
 export type AppData = {
@@ -25,7 +33,6 @@ export type AppData = {
   devError?: DevError
   /** A plain form post shown again (errors and input, or an outcome). */
   formState?: ContactFormState
-  runtime: RuntimeConfig
 }
 
 export type DevError = { message: string; stack: string }
@@ -33,7 +40,10 @@ export type DevError = { message: string; stack: string }
 export const APP_DATA_ID = 'app-data'
 export const RUNTIME_CONFIG_ID = 'runtime-config'
 
-/** Runtime configuration embedded in every page (DESIGN.md 7), read via `runtimeConfig()`. */
+/**
+ * Runtime configuration embedded in every page as its own small block (the client runtime
+ * reads it without parsing the page's texts), read via `runtimeConfig()`.
+ */
 export type RuntimeConfig = {
   app: {
     baseURL: string

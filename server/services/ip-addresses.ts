@@ -1,0 +1,61 @@
+import proxyAddr from '@fastify/proxy-addr'
+import ipaddr from 'ipaddr.js'
+
+/**
+ * IP addresses and ranges, parsed by the libraries Fastify itself uses: one set of rules for
+ * `TRUST_PROXY` (which Fastify compiles with @fastify/proxy-addr), `METRICS_ALLOW` and the
+ * shortened addresses of the access log.
+ */
+
+/**
+ * A comma-separated list of IPs, CIDRs (`10.0.0.0/8`, `fd00::/8`) or proxy-addr's names
+ * (`loopback`, `linklocal`, `uniquelocal`). Throws an error naming the first bad entry.
+ */
+export function parseAddressList(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  if (entries.length === 0) throw new Error('must list at least one IP or CIDR')
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry)) {
+      throw new Error(`"${entry}" is not an IP, a CIDR or loopback/linklocal/uniquelocal`)
+    }
+  }
+  return entries
+}
+
+const NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+function isAddressOrRange(entry: string): boolean {
+  if (NAMES.has(entry)) return true
+  // Dotted quads only: ipaddr.js would also read the legacy `10.0.0` as `10.0.0.0`.
+  const address = entry.split('/')[0] ?? ''
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return false
+  try {
+    proxyAddr.compile(entry)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether an address lies in a list made by `parseAddressList`. */
+export function addressMatcher(entries: readonly string[]): (ip: string) => boolean {
+  const isTrusted = proxyAddr.compile([...entries])
+  return (ip) => ipaddr.isValid(ip) && isTrusted(ip, 0)
+}
+
+/** `203.0.113.77` → `203.0.113.0`; IPv6 keeps its first 48 bits (the last 80 zeroed). */
+export function shortenIp(ip: string): string {
+  if (!ipaddr.isValid(ip)) return 'invalid'
+  const address = ipaddr.parse(ip)
+  if (address instanceof ipaddr.IPv4) {
+    const [a, b, c] = address.octets
+    return `${a}.${b}.${c}.0`
+  }
+  if (address.isIPv4MappedAddress())
+    return `::ffff:${shortenIp(address.toIPv4Address().toString())}`
+  const parts = address.parts.slice(0, 3)
+  return new ipaddr.IPv6([...parts, 0, 0, 0, 0, 0]).toString()
+}
