@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Alias } from 'vite'
+import { staticImports } from './scripts/lib/static-imports.ts'
+import { SCREENS, screenSource } from './shared/pages.ts'
 
 /**
  * react-router resolves to its development build (warnings and invariants included) under
@@ -15,6 +17,25 @@ function routerFile(name: string) {
   // Resolves to dist/development/index.mjs; its sibling folder holds the production build.
   return fileURLToPath(new URL(`../production/${name}`, import.meta.resolve('react-router')))
 }
+
+/** The framework packages: React, its router and i18next. */
+const FRAMEWORK =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next)[\\/]/
+const ROOT = fileURLToPath(new URL('.', import.meta.url))
+/**
+ * What every page needs of our own code: what hydration imports (not the hydrate module
+ * itself, the chunk the entry loads) and what most page modules import, minus what the entry
+ * imports: the entry must load nothing before the first paint. Computed from the sources.
+ */
+const ENTRY_IMPORTS = staticImports(ROOT, 'client/entry-client.tsx')
+const PAGE_IMPORTS = SCREENS.flatMap((screen) => [...staticImports(ROOT, screenSource(screen))])
+const isUsedByMostPages = (file: string) =>
+  PAGE_IMPORTS.filter((imported) => imported === file).length * 2 >= SCREENS.length
+const APP_SHELL = new Set(
+  [...staticImports(ROOT, 'client/hydrate.tsx'), ...PAGE_IMPORTS.filter(isUsedByMostPages)].filter(
+    (file) => !ENTRY_IMPORTS.has(file) && !/(hydrate|-page)\.tsx$/.test(file),
+  ),
+)
 
 // Client bundle: hashed, code-split assets and a manifest the server reads to link entry,
 // page chunks and stylesheets. `vite build --ssr client/entry-server.tsx` reuses this config
@@ -50,9 +71,14 @@ export default defineConfig(({ command, isSsrBuild }) => ({
                 // What every page needs, in one file rather than a dozen of a few hundred
                 // bytes that each pay a request and a gzip header. zod, ofetch and the
                 // contact schema stay out: they load only when a visitor uses the form.
+                // What every page needs, in one file rather than a dozen of a few hundred
+                // bytes that each pay a request and a gzip header: the framework packages
+                // and the app shell (what hydration imports and the entry does not). zod,
+                // ofetch and the contact schema stay out: they load with the form.
                 {
                   name: 'framework',
-                  test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next|react-i18next)[\\/]|[\\/]shared[\\/](locales|company|routes|services|team|navigation|i18n)\.ts$|[\\/]client[\\/]components[\\/](localized-link|page-meta|json-ld|section|service-icon)\.tsx$/,
+                  test: (id) => FRAMEWORK.test(id) || APP_SHELL.has(id),
+                  includeDependenciesRecursively: false,
                 },
               ],
             },

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { ContactFormState } from '#shared/contact-form.ts'
+import type { ContactFormState } from '#shared/contact-fields.ts'
 import type { Locale } from '#shared/locales.ts'
 import type { DevError } from '#shared/page-data.ts'
 

@@ -10,8 +10,8 @@ import {
   type HydrationState,
   type StaticHandlerContext,
 } from 'react-router-dom'
-import type { ContactFormState } from '#shared/contact-form.ts'
-import type { LocaleResources, Namespace } from '#shared/i18n.ts'
+import type { ContactFormState } from '#shared/contact-fields.ts'
+import { EVERY_PAGE_NAMESPACES, type LocaleResources, type Namespace } from '#shared/texts.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
 import {
   serializeAppData,
@@ -140,7 +140,10 @@ function renderDocument(
     baseUrl: options.baseUrl,
     year: new Date().getFullYear(),
     assets: options.assets(handles.map((handle) => handle.source)),
-    resources: resourcesFor(i18n, locale, ['common', ...handles.flatMap((h) => h.namespaces)]),
+    resources: resourcesFor(i18n, locale, [
+      ...EVERY_PAGE_NAMESPACES,
+      ...handles.flatMap((h) => h.namespaces),
+    ]),
     router: {
       loaderData: context.loaderData,
       actionData: context.actionData,

@@ -12,7 +12,7 @@ import {
 import { localeBasename } from '#shared/locales.ts'
 import { embeddedData } from './embedded-data.ts'
 import { Document } from './document.tsx'
-import { createClientI18n, loadNamespaces } from './i18n.ts'
+import { createClientI18n, loadNamespaces } from './browser-i18n.ts'
 import { createRoutes } from './routes.tsx'
 import { runtimeConfig } from './runtime/runtime-config.ts'
 

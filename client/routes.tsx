@@ -1,95 +1,39 @@
 import type { ComponentType } from 'react'
 import { data, type RouteObject } from 'react-router-dom'
-import type { Namespace } from '#shared/i18n.ts'
-import { PAGES, type PageId, type ServiceSlug } from '#shared/routes.ts'
-import type { TeamSlug } from '#shared/team.ts'
-import { SERVICE_NAMESPACES } from '#shared/services.ts'
+import type { FileNamespace } from '#shared/texts.ts'
+import { PAGES, screenSource, type Page, type Screen } from '#shared/pages.ts'
 import { ErrorView } from './components/error-view.tsx'
 import { ChunkLoadError } from './runtime/chunk-error.ts'
 import { Layout, RootErrorBoundary } from './root.tsx'
 
-/** What a page route carries for the server (texts to embed, chunk to preload) and the client. */
+/** What a page route carries for the server (texts to embed, chunk to preload). */
 export type PageHandle = {
-  /** i18next namespaces the page reads besides `common`. */
-  namespaces: readonly Namespace[]
+  /** i18next namespaces the page reads besides those every page has. */
+  namespaces: readonly FileNamespace[]
   /** The page module's source path, the key of its chunk in Vite's manifest. */
   source: string
-  /** Service pages share one module; this says which service the route shows. */
-  service?: ServiceSlug
-  /** The two profile pages share one module; this says whose profile the route shows. */
-  member?: TeamSlug
 }
 
-type PageModule = PageHandle & { load: () => Promise<ComponentType> }
+/** A page module's component: it renders the page entry it is given. */
+export type ScreenProps<P extends Page = Page> = { page: P }
+type ScreenModule = Record<string, ComponentType<ScreenProps> | undefined>
 
-function teamPage(slug: TeamSlug): PageModule {
-  return {
-    source: 'client/pages/team.tsx',
-    namespaces: ['team', 'about'],
-    member: slug,
-    load: () => import('./pages/team.tsx').then((module) => module.TeamPage),
+/** Every page module, loaded lazily: `client/pages/<screen>-page.tsx` exports `<Screen>Page`. */
+const SCREEN_MODULES = import.meta.glob<ScreenModule>('./pages/*-page.tsx')
+
+/** `service` → `ServicePage`. */
+function componentName(screen: Screen): string {
+  return `${screen.charAt(0).toUpperCase()}${screen.slice(1)}Page`
+}
+
+async function loadScreen(page: Page): Promise<ComponentType> {
+  const load = SCREEN_MODULES[`./pages/${page.screen}-page.tsx`]
+  const Screen = (await load?.())?.[componentName(page.screen)]
+  if (!Screen)
+    throw new Error(`${screenSource(page.screen)} must export ${componentName(page.screen)}`)
+  return function PageScreen() {
+    return <Screen page={page} />
   }
-}
-
-function servicePage(slug: ServiceSlug): PageModule {
-  return {
-    source: 'client/pages/service.tsx',
-    namespaces: ['services', SERVICE_NAMESPACES[slug]],
-    service: slug,
-    load: () => import('./pages/service.tsx').then((module) => module.ServicePage),
-  }
-}
-
-/** The page module of every route of the route table. */
-const PAGE_MODULES: Record<PageId, PageModule> = {
-  home: {
-    source: 'client/pages/home.tsx',
-    namespaces: ['home'],
-    load: () => import('./pages/home.tsx').then((module) => module.HomePage),
-  },
-  about: {
-    source: 'client/pages/about.tsx',
-    namespaces: ['about', 'team'],
-    load: () => import('./pages/about.tsx').then((module) => module.AboutPage),
-  },
-  'team-jonas-weber': teamPage('jonas-weber'),
-  'team-katarzyna-nowak': teamPage('katarzyna-nowak'),
-  contact: {
-    source: 'client/pages/contact.tsx',
-    namespaces: ['contact'],
-    load: () => import('./pages/contact.tsx').then((module) => module.ContactPage),
-  },
-  imprint: {
-    source: 'client/pages/imprint.tsx',
-    namespaces: ['imprint'],
-    load: () => import('./pages/imprint.tsx').then((module) => module.ImprintPage),
-  },
-  'terms-of-service': {
-    source: 'client/pages/terms.tsx',
-    namespaces: ['terms'],
-    load: () => import('./pages/terms.tsx').then((module) => module.TermsPage),
-  },
-  'privacy-policy': {
-    source: 'client/pages/privacy.tsx',
-    namespaces: ['privacy'],
-    load: () => import('./pages/privacy.tsx').then((module) => module.PrivacyPage),
-  },
-  'cookie-policy': {
-    source: 'client/pages/cookies.tsx',
-    namespaces: ['cookies'],
-    load: () => import('./pages/cookies.tsx').then((module) => module.CookiesPage),
-  },
-  services: {
-    source: 'client/pages/services.tsx',
-    namespaces: ['services'],
-    load: () => import('./pages/services.tsx').then((module) => module.ServicesPage),
-  },
-  'service-cloud-infrastructure': servicePage('cloud-infrastructure'),
-  'service-business-modernization': servicePage('business-modernization'),
-  'service-digital-presence': servicePage('digital-presence'),
-  'service-api-integration': servicePage('api-integration'),
-  'service-managed-it': servicePage('managed-it'),
-  'service-security-compliance': servicePage('security-compliance'),
 }
 
 export const ROOT_ROUTE_ID = 'root'
@@ -99,7 +43,7 @@ export const NOT_FOUND_ROUTE_ID = 'not-found'
 
 type RouteOptions = {
   /** Makes a page's namespaces available before it renders (the server has them all). */
-  loadNamespaces: (namespaces: readonly Namespace[]) => Promise<void>
+  loadNamespaces: (namespaces: readonly FileNamespace[]) => Promise<void>
 }
 
 function notFoundLoader(): never {
@@ -112,12 +56,13 @@ function NoPage() {
   return null
 }
 
+/** The route objects of the page table, one router per locale (basename `''`, `/de`, `/pl`). */
 export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
   const pageRoutes = PAGES.map((page): RouteObject => {
-    const { load, ...handle } = PAGE_MODULES[page.id]
+    const handle: PageHandle = { namespaces: page.namespaces, source: screenSource(page.screen) }
     const lazy = async () => {
       try {
-        const [Component] = await Promise.all([load(), loadNamespaces(handle.namespaces)])
+        const [Component] = await Promise.all([loadScreen(page), loadNamespaces(page.namespaces)])
         return { Component }
       } catch (error) {
         // Usually a deployment replaced this chunk: the error view reloads (guarded).

@@ -14,31 +14,17 @@ import { parseArgs } from 'node:util'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig, type Flags } from 'lighthouse'
 import { LOCALES, localizePath } from '#shared/locales.ts'
+import { SCREENS, screenSample } from '#shared/pages.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
 import { killAll, requireBuild, ROOT, startProductionServer, stop } from './lib/processes.ts'
 
-/** One page of each type; the paths are localized for each locale. */
-const PAGE_TYPES = {
-  home: '/',
-  services: '/services',
-  service: '/services/security-compliance',
-  about: '/about',
-  team: '/team/katarzyna-nowak',
-  contact: '/contact',
-  legal: '/privacy-policy',
+/** One page of each page module of the table, and the 404 page; localized for each locale. */
+const PAGE_TYPES: Record<string, string> = {
+  ...Object.fromEntries(SCREENS.map((screen) => [screen, screenSample(screen).path])),
   '404': '/this-page-does-not-exist',
-} as const
-type PageType = keyof typeof PAGE_TYPES
-const PAGE_ORDER: PageType[] = [
-  'home',
-  'services',
-  'service',
-  'about',
-  'team',
-  'contact',
-  'legal',
-  '404',
-]
+}
+type PageType = string
+const PAGE_ORDER: PageType[] = Object.keys(PAGE_TYPES)
 /**
  * What the 404 page fails on purpose: it answers 404 (which the browser logs as a console
  * error) and is not meant to be indexed. Anything else counts against it like any page.
@@ -92,7 +78,7 @@ if (!base) {
 // A running site has rendered its pages before a visitor comes: warm the page cache first.
 for (const page of pages) {
   for (const locale of LOCALES) {
-    const response = await fetch(`${base}${localizePath(locale, PAGE_TYPES[page])}`)
+    const response = await fetch(`${base}${localizePath(locale, PAGE_TYPES[page] ?? '/')}`)
     await response.arrayBuffer()
   }
 }
@@ -147,7 +133,7 @@ const failures: string[] = []
 try {
   for (const page of pages) {
     for (const locale of LOCALES) {
-      const path = localizePath(locale, PAGE_TYPES[page])
+      const path = localizePath(locale, PAGE_TYPES[page] ?? '/')
       const url = `${base}${path}`
       for (const formFactor of formFactors) {
         const flags: Flags = {

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium, type Page } from '@playwright/test'
-import { localizedPaths } from '#shared/routes.ts'
+import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { unlocalizePath } from '#shared/locales.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
 import { killAll, requireBuild, ROOT, startProductionServer, stop } from './lib/processes.ts'
@@ -29,9 +29,9 @@ const { values: args } = parseArgs({
 
 const wanted = args.pages?.split(',').map((path) => path.trim())
 const paths = [
-  ...localizedPaths()
-    .filter((page) => !wanted || wanted.includes(unlocalizePath(page.path)))
-    .map((page) => page.path),
+  ...LOCALIZED_PAGES.filter((page) => !wanted || wanted.includes(unlocalizePath(page.path))).map(
+    (page) => page.path,
+  ),
   '/this-page-does-not-exist',
 ]
 

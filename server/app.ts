@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify'
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
 import type { RuntimeConfig } from '#shared/page-data.ts'
@@ -18,15 +19,16 @@ import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
 import { securityHeadersPlugin } from './plugins/security-headers.ts'
 import { staticAssetsPlugin } from './plugins/static-assets.ts'
 import { Registry } from 'prom-client'
-import { contactPlugin } from './plugins/contact.ts'
+import { contactDeliveryPlugin } from './plugins/contact-delivery.ts'
 import { PageCache } from './render/page-cache.ts'
 import { observabilityPlugin, requestId } from './plugins/observability.ts'
-import { contactRoutes, renderFormState } from './routes/contact.ts'
+import { contactRoutes } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
 import { clientErrorRoutes } from './routes/client-errors.ts'
 import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
-import { pageRoutes, renderPage, sendFallbackError } from './routes/pages.ts'
+import { pageRoutes } from './routes/pages.ts'
+import { servePage, serveErrorPage } from './render/serve-page.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,6 +105,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   })
 
+  // Route schemas are zod schemas (the same ones the browser uses): they validate requests,
+  // serialize responses and type the handlers.
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
   app.decorate('config', config)
   app.decorate('metrics', new Registry())
   // Several replicas share one rate-limit budget through Redis (REDIS_URL), on a connection
@@ -140,27 +146,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     await app.register(rendererPlugin, { distDir, wrap: overrides.wrapRenderer })
   }
 
-  app.setErrorHandler((error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
+  // 4xx with their message as JSON; a 5xx is logged and answered without internals: JSON
+  // under /api/, the static error page elsewhere. Routes with their own answers to refusals
+  // (the contact form) handle those in their own error handler.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
     if (status >= 500) request.log.error({ err: error }, 'request failed')
-    if (status === 429 && request.routeOptions.url === '/api/contact') {
-      app.contact.count('rateLimited')
-      const retryAfterSeconds = error.retryAfterSeconds ?? 60
-      if ((request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-        return renderFormState(app, request, reply, 429, {
-          errors: {},
-          outcome: 'rateLimited',
-          retryAfterSeconds,
-        })
-      }
-      return reply.code(429).send({ status: 'rateLimited', retryAfterSeconds })
-    }
     if (request.url.startsWith('/api/') || status < 500) {
       return reply
         .code(status)
         .send({ error: status >= 500 ? 'Internal Server Error' : error.message })
     }
-    return sendFallbackError(app, request, reply, 500)
+    return serveErrorPage(app, request, reply, 500)
   })
 
   app.setNotFoundHandler((request, reply) => {
@@ -169,9 +166,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     }
     // Other methods on page paths: the localized 404 page without React's router.
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return sendFallbackError(app, request, reply, 404)
+      return serveErrorPage(app, request, reply, 404)
     }
-    return renderPage(app, request, reply)
+    return servePage(app, request, reply)
   })
 
   await app.register(observabilityPlugin, { metricsAllow: config.METRICS_ALLOW })
@@ -209,7 +206,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
     }),
   })
-  await app.register(contactPlugin, {
+  await app.register(contactDeliveryPlugin, {
     metrics: app.metrics,
     pollMs: overrides.deliveryPollMs,
     firstRetryMs: overrides.firstRetryMs,

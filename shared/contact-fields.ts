@@ -1,38 +1,141 @@
+import { localizePath, type Locale } from './locales.ts'
+import { page, type PageId } from './pages.ts'
+import { SERVICES, type ServiceSlug } from './services.ts'
+
 /**
- * What the contact forms and the API agree on, without the schema itself (shared/contact.ts),
- * so the page does not load zod before the visitor sends a form.
+ * The contact forms and their fields: the only place a field is declared. The zod schema
+ * (contact-schema.ts), the form's inputs, the no-JavaScript round trip, the API's error codes
+ * and the lead e-mail's rows are computed from this table. A field's label is `form.<name>` in
+ * `common`, its row in the e-mail `<name>` in `mail`. No zod here: pages load this with the
+ * form, and the schema only when a visitor starts on it.
  */
 
-/** Service interest values of the contact forms, in display order. */
-export const SERVICE_INTEREST_VALUES = [
-  'modernization',
-  'presence',
-  'cloud',
-  'security',
-  'api',
-  'managed',
-  'other',
-] as const
+/** The two forms: the contact page's and the home page's section, and the page of each. */
+export const CONTACT_FORMS = {
+  contact: { page: 'contact' },
+  home: { page: 'home' },
+} as const satisfies Record<string, { page: PageId }>
+export type ContactFormId = keyof typeof CONTACT_FORMS
+const ALL_FORMS = Object.keys(CONTACT_FORMS) as ContactFormId[]
 
-export type ServiceInterest = (typeof SERVICE_INTEREST_VALUES)[number]
-
-/** The contact page offers every option; the home page a shorter list ending with "other". */
-export const SERVICE_INTERESTS = {
-  full: SERVICE_INTEREST_VALUES,
-  short: ['modernization', 'cloud', 'security', 'managed', 'other'],
-} as const satisfies Record<string, readonly ServiceInterest[]>
-
-export function isServiceInterest(value: unknown): value is ServiceInterest {
-  return typeof value === 'string' && (SERVICE_INTEREST_VALUES as readonly string[]).includes(value)
+export function isContactFormId(value: unknown): value is ContactFormId {
+  return typeof value === 'string' && Object.hasOwn(CONTACT_FORMS, value)
 }
 
-export const FIELD_LIMITS = {
-  name: { min: 2, max: 100 },
-  email: { max: 254 },
-  company: { max: 150 },
-  subject: { min: 3, max: 150 },
-  message: { min: 10, max: 5000 },
-} as const
+/** The page a form lives on: where a plain post returns to (never taken from the request). */
+export function contactFormPath(form: ContactFormId, locale: Locale): string {
+  return localizePath(locale, page(CONTACT_FORMS[form].page).path)
+}
+
+type Option = {
+  value: string
+  /** The option's text: an i18next key of a namespace every page embeds. */
+  label: `service-cards:${ServiceSlug}.name` | 'common:form.options.other'
+  /** The forms that offer it (a select's short list). */
+  forms: readonly ContactFormId[]
+}
+
+type FieldEntry = {
+  name: string
+  /** `text` and `email` are one line; `textarea` keeps line breaks; `select` has options. */
+  kind: 'text' | 'email' | 'textarea' | 'select'
+  /** Required on every form that shows it. */
+  isRequired: boolean
+  /** Characters after trimming; a required field has at least one. */
+  min?: number
+  max?: number
+  autoComplete?: string
+  /** The forms that show it, in this table's order. */
+  forms: readonly ContactFormId[]
+  /** Spans the whole width of the form. */
+  isWide?: boolean
+  /** Where the lead e-mail shows it: a row of the table above the message, or the body. */
+  mail: 'row' | 'body'
+  options?: readonly Option[]
+}
+
+/** Service interests: one per service (the service's name), then "other". */
+const SERVICE_OPTIONS = [
+  ...SERVICES.map(({ slug, interest, isOnShortForm }): Option => ({
+    value: interest,
+    label: `service-cards:${slug}.name`,
+    forms: isOnShortForm ? ALL_FORMS : ['contact'],
+  })),
+  { value: 'other', label: 'common:form.options.other', forms: ALL_FORMS },
+] as const satisfies readonly Option[]
+
+export const CONTACT_FIELDS = [
+  {
+    name: 'name',
+    kind: 'text',
+    isRequired: true,
+    min: 2,
+    max: 100,
+    autoComplete: 'name',
+    forms: ALL_FORMS,
+    mail: 'row',
+  },
+  {
+    name: 'email',
+    kind: 'email',
+    isRequired: true,
+    max: 254,
+    autoComplete: 'email',
+    forms: ALL_FORMS,
+    mail: 'row',
+  },
+  {
+    name: 'company',
+    kind: 'text',
+    isRequired: false,
+    max: 150,
+    autoComplete: 'organization',
+    forms: ALL_FORMS,
+    mail: 'row',
+  },
+  {
+    name: 'service',
+    kind: 'select',
+    isRequired: true,
+    forms: ALL_FORMS,
+    mail: 'row',
+    options: SERVICE_OPTIONS,
+  },
+  {
+    name: 'subject',
+    kind: 'text',
+    isRequired: true,
+    min: 3,
+    max: 150,
+    forms: ['contact'],
+    isWide: true,
+    mail: 'row',
+  },
+  {
+    name: 'message',
+    kind: 'textarea',
+    isRequired: true,
+    min: 10,
+    max: 5000,
+    forms: ALL_FORMS,
+    isWide: true,
+    mail: 'body',
+  },
+] as const satisfies readonly FieldEntry[]
+
+export type ContactField = (typeof CONTACT_FIELDS)[number]
+export type ContactFieldName = ContactField['name']
+
+/** The fields a form shows, in order. */
+export function formFields(form: ContactFormId): ContactField[] {
+  return CONTACT_FIELDS.filter((field) => (field.forms as readonly string[]).includes(form))
+}
+
+/** The options a select offers on a form. */
+export function fieldOptions(field: ContactField, form: ContactFormId): readonly Option[] {
+  if (!('options' in field)) return []
+  return field.options.filter((option) => (option.forms as readonly string[]).includes(form))
+}
 
 /** The hidden field people never see; anything in it marks the sender as a bot. */
 export const HONEYPOT_FIELD = 'website'
@@ -48,13 +151,31 @@ export const FIELD_ERROR_CODES = [
 ] as const
 
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number]
+export type FieldErrors = Partial<Record<ContactFieldName, FieldErrorCode>>
 
-export type ContactField = 'name' | 'email' | 'company' | 'service' | 'subject' | 'message'
-export type FieldErrors = Partial<Record<ContactField, FieldErrorCode>>
+/** A plain (no-JavaScript) post answered with its page: the form's state to show. */
+export type ContactFormState = {
+  form: ContactFormId
+  values: Partial<Record<ContactFieldName, string>>
+  errors: FieldErrors
+  outcome?: 'error' | 'rateLimited'
+  retryAfterSeconds?: number
+}
 
-/** Answers of `POST /api/contact` (JSON). */
-export type ContactApiAnswer =
-  | { status: 'accepted'; id: string }
-  | { status: 'invalid'; errors: FieldErrors }
-  | { status: 'rateLimited'; retryAfterSeconds: number }
-  | { status: 'error' }
+/**
+ * Field values a link preselects (`?service=cloud`): only choices a form offers, so a link
+ * cannot put arbitrary text into the form.
+ */
+export function prefilledValues(
+  form: ContactFormId,
+  query: URLSearchParams,
+): ContactFormState['values'] {
+  const values: ContactFormState['values'] = {}
+  for (const field of formFields(form)) {
+    const value = query.get(field.name)
+    if (fieldOptions(field, form).some((option) => option.value === value)) {
+      values[field.name] = value ?? undefined
+    }
+  }
+  return values
+}

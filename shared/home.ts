@@ -1,16 +1,13 @@
-import type { ServiceSlug } from './routes.ts'
-import { SERVICE_SLUGS } from './routes.ts'
-
 /** Home page data that is not copy: order, figures, icons, names. Texts live in `locales/`. */
 
+/** The five features; titles and texts are `home:features.<key>`. */
 export const FEATURES = [
-  'germanBased',
-  'cdnProtected',
-  'oneInterface',
-  'expertTeam',
-  'aToZ',
+  { key: 'germanBased', icon: 'server' },
+  { key: 'cdnProtected', icon: 'shield' },
+  { key: 'oneInterface', icon: 'layers' },
+  { key: 'expertTeam', icon: 'users' },
+  { key: 'aToZ', icon: 'route' },
 ] as const
-export type Feature = (typeof FEATURES)[number]
 
 /** Figures of the stats band; labels come from `home:stats.<key>`. */
 export const STATS = [
@@ -19,8 +16,6 @@ export const STATS = [
   { key: 'support', value: '24/7' },
   { key: 'experience', value: '15+' },
 ] as const
-
-export const HOME_SERVICES: readonly ServiceSlug[] = SERVICE_SLUGS
 
 /** Testimonials: the quote and role are copy (`home:testimonials.<key>`), the person is data. */
 export const TESTIMONIALS = [

@@ -1,6 +1,6 @@
 import type { HydrationState } from 'react-router-dom'
-import type { ContactFormState } from './contact-form.ts'
-import type { LocaleResources } from './i18n.ts'
+import type { ContactFormState } from './contact-fields.ts'
+import type { LocaleResources } from './texts.ts'
 import type { Locale } from './locales.ts'
 
 /**

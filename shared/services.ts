@@ -1,38 +1,115 @@
-import type { ServiceInterest } from './contact-fields.ts'
-import { SERVICE_SLUGS, type ServiceSlug } from './routes.ts'
-
 /**
- * Service pages: what is data rather than copy. Texts live in `locales/<lng>/service-<slug>.json`
- * (one namespace per page, so a page embeds only its own texts) and `services.json` (overview).
+ * The services: the only place a service is declared. Its page, menu entries, sitemap entry,
+ * icon, texts namespace, contact-form option and overview card are all computed from this
+ * table; its texts live in `locales/<lng>/service-<slug>.json` (the card shown in menus and
+ * overviews under `card`, the page's copy beside it). Order here is order everywhere.
  */
-export const SERVICE_NAMESPACES = {
-  'cloud-infrastructure': 'service-cloud-infrastructure',
-  'business-modernization': 'service-business-modernization',
-  'digital-presence': 'service-digital-presence',
-  'api-integration': 'service-api-integration',
-  'managed-it': 'service-managed-it',
-  'security-compliance': 'service-security-compliance',
-} as const satisfies Record<ServiceSlug, string>
+type ServiceEntry = {
+  /** URL segment under `/services/` and the name of the texts file. */
+  slug: string
+  /** An icon of `client/components/icons.tsx`, by name. */
+  icon: string
+  /** The contact form's "service interest" value a visitor picks for this service. */
+  interest: string
+  /** Whether the home page's short form offers this interest. */
+  isOnShortForm: boolean
+  /**
+   * The page's sections in order, between the hero and the call to action. Sections beyond
+   * the shared pattern (benefits, offerings, process, faq) have their texts under the same key.
+   */
+  sections: readonly ServiceSection[]
+}
 
-export type ServiceNamespace = (typeof SERVICE_NAMESPACES)[ServiceSlug]
+/** Every service page has these; a service may add its own between them. */
+const PATTERN = ['benefits', 'offerings', 'process', 'faq'] as const
 
-/** The contact form's service interest that each page preselects. */
-export const SERVICE_INTERESTS_BY_SLUG = {
-  'cloud-infrastructure': 'cloud',
-  'business-modernization': 'modernization',
-  'digital-presence': 'presence',
-  'api-integration': 'api',
-  'managed-it': 'managed',
-  'security-compliance': 'security',
-} as const satisfies Record<ServiceSlug, ServiceInterest>
+type ServiceSection =
+  (typeof PATTERN)[number] | 'securityCapabilities' | 'securityFrameworks' | 'supportTiers'
 
+export const SERVICES = [
+  {
+    slug: 'cloud-infrastructure',
+    icon: 'cloud',
+    interest: 'cloud',
+    isOnShortForm: true,
+    sections: PATTERN,
+  },
+  {
+    slug: 'business-modernization',
+    icon: 'refresh',
+    interest: 'modernization',
+    isOnShortForm: true,
+    sections: PATTERN,
+  },
+  {
+    slug: 'digital-presence',
+    icon: 'monitor',
+    interest: 'presence',
+    isOnShortForm: false,
+    sections: PATTERN,
+  },
+  {
+    slug: 'api-integration',
+    icon: 'plug',
+    interest: 'api',
+    isOnShortForm: false,
+    sections: PATTERN,
+  },
+  {
+    slug: 'managed-it',
+    icon: 'headset',
+    interest: 'managed',
+    isOnShortForm: true,
+    sections: ['benefits', 'offerings', 'supportTiers', 'process', 'faq'],
+  },
+  {
+    slug: 'security-compliance',
+    icon: 'lock',
+    interest: 'security',
+    isOnShortForm: true,
+    sections: [
+      'benefits',
+      'securityCapabilities',
+      'securityFrameworks',
+      'offerings',
+      'process',
+      'faq',
+    ],
+  },
+] as const satisfies readonly ServiceEntry[]
+
+export type Service = (typeof SERVICES)[number]
+export type ServiceSlug = Service['slug']
+
+/** The i18next namespace with a service's texts. */
+export function serviceNamespace<S extends ServiceSlug>(slug: S): `service-${S}` {
+  return `service-${slug}`
+}
+
+export type ServiceNamespace = ReturnType<typeof serviceNamespace<ServiceSlug>>
+
+export function servicePath(slug: ServiceSlug): `/services/${ServiceSlug}` {
+  return `/services/${slug}`
+}
+
+export function service(slug: ServiceSlug): Service {
+  const found = SERVICES.find((candidate) => candidate.slug === slug)
+  if (!found) throw new Error(`Unknown service: ${slug}`)
+  return found
+}
+
+export function otherServices(slug: ServiceSlug): Service[] {
+  return SERVICES.filter((other) => other.slug !== slug)
+}
+
+/** Security & compliance: its capabilities and frameworks, in display order. */
 export const SECURITY_CAPABILITIES = [
-  'threatProtection',
-  'accessControl',
-  'complianceAuditing',
-  'securityTraining',
-  'incidentResponse',
-  'dataProtection',
+  { key: 'threatProtection', icon: 'shield' },
+  { key: 'accessControl', icon: 'key' },
+  { key: 'complianceAuditing', icon: 'clipboardCheck' },
+  { key: 'securityTraining', icon: 'graduation' },
+  { key: 'incidentResponse', icon: 'alert' },
+  { key: 'dataProtection', icon: 'lock' },
 ] as const
 
 export const SECURITY_FRAMEWORKS = [
@@ -55,17 +132,3 @@ export const SUPPORT_TIERS = [
 ] as const
 
 export type SupportTier = (typeof SUPPORT_TIERS)[number]['key']
-
-/** Query parameters the contact page reads to preselect the form. */
-export const CONTACT_QUERY = { service: 'service', plan: 'plan' } as const
-
-/** The contact page with a service interest (and a support package) preselected. */
-export function contactPath(interest: ServiceInterest, plan?: SupportTier): string {
-  const query = new URLSearchParams({ [CONTACT_QUERY.service]: interest })
-  if (plan) query.set(CONTACT_QUERY.plan, plan)
-  return `/contact?${query.toString()}`
-}
-
-export function otherServices(slug: ServiceSlug): ServiceSlug[] {
-  return SERVICE_SLUGS.filter((other) => other !== slug)
-}

@@ -1,6 +1,8 @@
 /**
- * The co-founders. Names, initials and portraits are data; roles, bios and skills are copy in
- * `locales/<lng>/team.json` under `members.<key>`. Slugs are made from the names.
+ * The co-founders: the only place a team member is declared. Each has a profile page, a card
+ * on the about page and a portrait `client/assets/team/<slug>.svg`; roles, bios and skills
+ * are copy in `locales/<lng>/team.json` under `members.<key>`. Slugs are made from the names
+ * (`slugFromName`, checked by a test).
  */
 export const TEAM = [
   { slug: 'jonas-weber', key: 'jonasWeber', name: 'Jonas Weber', languages: ['de', 'en'] },
@@ -25,6 +27,10 @@ export function slugFromName(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')
+}
+
+export function teamPath(slug: TeamSlug): `/team/${TeamSlug}` {
+  return `/team/${slug}`
 }
 
 export function teamMember(slug: TeamSlug): TeamMember {

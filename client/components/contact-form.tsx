@@ -2,25 +2,28 @@ import { useId, useRef, useState, type SyntheticEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
 import {
-  FIELD_LIMITS,
+  fieldOptions,
+  formFields,
   HONEYPOT_FIELD,
-  SERVICE_INTERESTS,
-  type ContactApiAnswer,
   type ContactField,
+  type ContactFieldName,
+  type ContactFormId,
+  type FieldErrorCode,
   type FieldErrors,
-  type ServiceInterest,
 } from '#shared/contact-fields.ts'
-import type { ContactFormId } from '#shared/contact-form.ts'
+import type { ContactApiAnswer } from '#shared/contact-schema.ts'
 import { useApp } from '../app-context.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 import { TaggedText } from './tagged-text.tsx'
 
 type ContactFormProps = {
-  /** `full` is the contact page's form (with subject), `short` the home page section's. */
-  variant: 'full' | 'short'
-  /** Preselected service interest (from a service page's call to action). */
-  defaultService?: ServiceInterest
+  /** Which form: the contact page's (`contact`) or the home page section's (`home`). */
+  form: ContactFormId
+  /** Values to start with (a service page's call to action preselects the interest). */
+  initialValues?: ContactFormValues
 }
+
+type ContactFormValues = Partial<Record<ContactFieldName, string>>
 
 type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited'
 
@@ -38,16 +41,7 @@ function newSubmissionId(): string {
 }
 
 /** The schema (zod) loads when a visitor starts on the form, not with the page. */
-const loadSchema = () => import('#shared/contact.ts')
-
-const FIELD_ORDER: readonly ContactField[] = [
-  'name',
-  'email',
-  'company',
-  'service',
-  'subject',
-  'message',
-]
+const loadSchema = () => import('#shared/contact-schema.ts')
 
 /**
  * The contact form. A real `<form method="post">`: without JavaScript the browser posts it
@@ -55,11 +49,11 @@ const FIELD_ORDER: readonly ContactField[] = [
  * JavaScript the same schema checks the fields first, then the form posts JSON; it never
  * retries by itself and cannot be sent twice while sending.
  */
-export function ContactForm({ variant, defaultService }: ContactFormProps) {
+export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const { t } = useTranslation()
   const { locale, formState } = useApp()
   const [searchParams] = useSearchParams()
-  const form: ContactFormId = variant === 'full' ? 'contact' : 'home'
+  const fields = formFields(form)
   const own = formState?.form === form ? formState : undefined
   const [status, setStatus] = useState<Status>(
     own?.outcome ?? (searchParams.get('sent') === form ? 'success' : 'idle'),
@@ -71,23 +65,22 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
   const submission = useRef<{ content: string; id: string } | null>(null)
   const id = useId()
   const fieldId = (name: string) => `${id}-${name}`
-  const errorId = (name: string) => `${id}-${name}-error`
-  const values = own?.values ?? {}
+  // A form shown again after a plain post keeps exactly what the visitor sent.
+  const values = own?.values ?? initialValues
 
   function focusFirstError(found: FieldErrors) {
-    const first = FIELD_ORDER.find((field) => found[field])
-    if (first) document.getElementById(fieldId(first))?.focus()
+    const first = fields.find((field) => found[field.name])
+    if (first) document.getElementById(fieldId(first.name))?.focus()
   }
 
   async function handleSubmit(event: SyntheticEvent<HTMLFormElement, SubmitEvent>) {
     event.preventDefault()
     if (status === 'sending') return
     const data = Object.fromEntries(new FormData(event.currentTarget))
-    const { ContactMessageSchema, ContactPageMessageSchema, fieldErrors } = await loadSchema()
-    const schema = variant === 'full' ? ContactPageMessageSchema : ContactMessageSchema
-    const checked = schema.safeParse(data)
+    const { parseContact } = await loadSchema()
+    const checked = parseContact(data)
     if (!checked.success) {
-      const found = fieldErrors(checked.error)
+      const found = checked.errors
       setErrors(found)
       setStatus('idle')
       focusFirstError(found)
@@ -131,28 +124,6 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
     }
   }
 
-  function fieldProps(name: ContactField) {
-    const error = errors[name]
-    return {
-      id: fieldId(name),
-      name,
-      defaultValue: values[name],
-      'aria-invalid': error ? true : undefined,
-      'aria-describedby': error ? errorId(name) : undefined,
-    }
-  }
-
-  function fieldError(name: ContactField) {
-    const error = errors[name]
-    if (!error) return null
-    const limits = (FIELD_LIMITS as Record<string, { min?: number; max?: number }>)[name]
-    return (
-      <p id={errorId(name)} className="field-error">
-        {t(`form.errors.${error}`, { min: limits?.min, max: limits?.max })}
-      </p>
-    )
-  }
-
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
   const hasErrors = Object.keys(errors).length > 0
 
@@ -180,83 +151,16 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
         ) : null}
       </div>
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor={fieldId('name')}>{t('form.name')}</label>
-          <input
-            {...fieldProps('name')}
-            type="text"
-            autoComplete="name"
-            required
-            minLength={FIELD_LIMITS.name.min}
-            maxLength={FIELD_LIMITS.name.max}
+        {fields.map((field) => (
+          <Field
+            key={field.name}
+            field={field}
+            form={form}
+            id={fieldId(field.name)}
+            defaultValue={values[field.name]}
+            error={errors[field.name]}
           />
-          {fieldError('name')}
-        </div>
-        <div className="field">
-          <label htmlFor={fieldId('email')}>{t('form.email')}</label>
-          <input
-            {...fieldProps('email')}
-            type="email"
-            autoComplete="email"
-            required
-            maxLength={FIELD_LIMITS.email.max}
-          />
-          {fieldError('email')}
-        </div>
-        <div className="field">
-          <label htmlFor={fieldId('company')}>
-            {t('form.company')} <span className="field-optional">({t('form.optional')})</span>
-          </label>
-          <input
-            {...fieldProps('company')}
-            type="text"
-            autoComplete="organization"
-            maxLength={FIELD_LIMITS.company.max}
-          />
-          {fieldError('company')}
-        </div>
-        <div className="field">
-          <label htmlFor={fieldId('service')}>{t('form.service')}</label>
-          <select
-            {...fieldProps('service')}
-            required
-            defaultValue={values.service ?? defaultService ?? ''}
-          >
-            <option value="" disabled>
-              {t('form.servicePlaceholder')}
-            </option>
-            {SERVICE_INTERESTS[variant].map((value) => (
-              <option key={value} value={value}>
-                {t(`form.options.${value}`)}
-              </option>
-            ))}
-          </select>
-          {fieldError('service')}
-        </div>
-        {variant === 'full' ? (
-          <div className="field field-wide">
-            <label htmlFor={fieldId('subject')}>{t('form.subject')}</label>
-            <input
-              {...fieldProps('subject')}
-              type="text"
-              required
-              minLength={FIELD_LIMITS.subject.min}
-              maxLength={FIELD_LIMITS.subject.max}
-            />
-            {fieldError('subject')}
-          </div>
-        ) : null}
-        <div className="field field-wide">
-          <label htmlFor={fieldId('message')}>{t('form.message')}</label>
-          <textarea
-            {...fieldProps('message')}
-            rows={6}
-            required
-            minLength={FIELD_LIMITS.message.min}
-            maxLength={FIELD_LIMITS.message.max}
-          />
-          {fieldError('message')}
-        </div>
+        ))}
         <div className="field-trap">
           <label htmlFor={fieldId(HONEYPOT_FIELD)}>{t('form.honeypot')}</label>
           <input
@@ -279,5 +183,67 @@ export function ContactForm({ variant, defaultService }: ContactFormProps) {
         {status === 'sending' ? t('form.sending') : t('form.submit')}
       </button>
     </form>
+  )
+}
+
+type FieldProps = {
+  field: ContactField
+  form: ContactFormId
+  id: string
+  defaultValue: string | undefined
+  error: FieldErrorCode | undefined
+}
+
+/** One field of the table: its label, its input, and its error linked to the input. */
+function Field({ field, form, id, defaultValue, error }: FieldProps) {
+  const { t } = useTranslation(['common', 'service-cards'])
+  const errorId = `${id}-error`
+  const min = 'min' in field ? field.min : undefined
+  const max = 'max' in field ? field.max : undefined
+  const shared = {
+    id,
+    name: field.name,
+    required: field.isRequired,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
+  }
+  const text = { ...shared, defaultValue, minLength: min, maxLength: max }
+  return (
+    <div className={'isWide' in field ? 'field field-wide' : 'field'}>
+      <label htmlFor={id}>
+        {t(`form.${field.name}`)}
+        {field.isRequired ? null : (
+          <>
+            {' '}
+            <span className="field-optional">({t('form.optional')})</span>
+          </>
+        )}
+      </label>
+      {field.kind === 'select' ? (
+        <select {...shared} defaultValue={defaultValue ?? ''}>
+          <option value="" disabled>
+            {t('form.servicePlaceholder')}
+          </option>
+          {fieldOptions(field, form).map((option) => (
+            <option key={option.value} value={option.value}>
+              {t(option.label)}
+            </option>
+          ))}
+        </select>
+      ) : field.kind === 'textarea' ? (
+        <textarea {...text} rows={6} />
+      ) : (
+        <input
+          {...text}
+          type={field.kind}
+          autoComplete={'autoComplete' in field ? field.autoComplete : undefined}
+        />
+      )}
+      {error ? (
+        <p id={errorId} className="field-error">
+          {t(`form.errors.${error}`, { min, max })}
+        </p>
+      ) : null}
+    </div>
   )
 }

@@ -1,4 +1,4 @@
-import { ArrowRightIcon } from './icons.tsx'
+import { Icon } from './icons.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 
 type CtaBandProps = { id: string; title: string; text: string; button: string; to: string }
@@ -14,7 +14,7 @@ export function CtaBand({ id, title, text, button, to }: CtaBandProps) {
         </div>
         <LocalizedLink to={to} className="button button-accent button-large">
           {button}
-          <ArrowRightIcon />
+          <Icon name="arrowRight" />
         </LocalizedLink>
       </div>
     </section>

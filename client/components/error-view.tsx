@@ -4,7 +4,7 @@ import { useApp } from '../app-context.tsx'
 import { localizePath } from '#shared/locales.ts'
 import { isChunkLoadError } from '../runtime/chunk-error.ts'
 import { ChunkFailure } from './chunk-failure.tsx'
-import { ArrowRightIcon } from './icons.tsx'
+import { Icon } from './icons.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 import { PageMeta } from './page-meta.tsx'
 
@@ -50,7 +50,7 @@ function NotFound() {
         <li>
           <LocalizedLink to="/" className="button button-primary">
             {t('errors.backHome')}
-            <ArrowRightIcon />
+            <Icon name="arrowRight" />
           </LocalizedLink>
         </li>
         <li>
@@ -85,7 +85,7 @@ function ServerError() {
         <li>
           <LocalizedLink to="/" className="button button-primary" reloadDocument>
             {t('errors.backHome')}
-            <ArrowRightIcon />
+            <Icon name="arrowRight" />
           </LocalizedLink>
         </li>
       </ul>

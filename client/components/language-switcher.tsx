@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router-dom'
 import { LOCALE_INFO, LOCALES, localeCookie, localizePath } from '#shared/locales.ts'
-import { isPagePath } from '#shared/routes.ts'
+import { isPagePath } from '#shared/pages.ts'
 import { useApp } from '../app-context.tsx'
 
 /**

@@ -1,11 +1,11 @@
 import type { TeamSlug } from '#shared/team.ts'
-import jonasWeber from '../assets/team/jonas-weber.svg'
-import katarzynaNowak from '../assets/team/katarzyna-nowak.svg'
 
-const PORTRAITS: Record<TeamSlug, string> = {
-  'jonas-weber': jonasWeber,
-  'katarzyna-nowak': katarzynaNowak,
-}
+/** Every portrait in `client/assets/team/`, by file name: `<slug>.svg` (hashed URLs). */
+const PORTRAITS = import.meta.glob<string>('../assets/team/*.svg', {
+  eager: true,
+  query: '?url',
+  import: 'default',
+})
 
 type PortraitProps = {
   slug: TeamSlug
@@ -17,10 +17,12 @@ type PortraitProps = {
 
 /** An illustrated portrait (self-hosted SVG) with its intrinsic size, so nothing shifts. */
 export function Portrait({ slug, alt, className, isPriority = false }: PortraitProps) {
+  const src = PORTRAITS[`../assets/team/${slug}.svg`]
+  if (!src) throw new Error(`No portrait client/assets/team/${slug}.svg`)
   return (
     <img
       className={className ? `portrait ${className}` : 'portrait'}
-      src={PORTRAITS[slug]}
+      src={src}
       width="480"
       height="560"
       alt={alt}

@@ -1,23 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { SECURITY_CAPABILITIES, SECURITY_FRAMEWORKS } from '#shared/services.ts'
-import {
-  AlertIcon,
-  ClipboardCheckIcon,
-  GraduationIcon,
-  KeyIcon,
-  LockIcon,
-  ShieldIcon,
-} from './icons.tsx'
+import { Icon } from './icons.tsx'
 import { Section } from './section.tsx'
-
-const CAPABILITY_ICONS = {
-  threatProtection: ShieldIcon,
-  accessControl: KeyIcon,
-  complianceAuditing: ClipboardCheckIcon,
-  securityTraining: GraduationIcon,
-  incidentResponse: AlertIcon,
-  dataProtection: LockIcon,
-}
 
 /** Security & compliance: the six capabilities. */
 export function SecurityCapabilities() {
@@ -30,18 +14,15 @@ export function SecurityCapabilities() {
       isMuted
     >
       <ul className="card-grid">
-        {SECURITY_CAPABILITIES.map((key) => {
-          const Icon = CAPABILITY_ICONS[key]
-          return (
-            <li key={key} className="feature-card">
-              <span className="icon-badge">
-                <Icon />
-              </span>
-              <h3>{t(`capabilities.items.${key}.title`)}</h3>
-              <p>{t(`capabilities.items.${key}.text`)}</p>
-            </li>
-          )
-        })}
+        {SECURITY_CAPABILITIES.map(({ key, icon }) => (
+          <li key={key} className="feature-card">
+            <span className="icon-badge">
+              <Icon name={icon} />
+            </span>
+            <h3>{t(`capabilities.items.${key}.title`)}</h3>
+            <p>{t(`capabilities.items.${key}.text`)}</p>
+          </li>
+        ))}
       </ul>
     </Section>
   )

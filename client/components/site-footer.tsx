@@ -1,14 +1,14 @@
 import { useTranslation } from 'react-i18next'
 import { COMPANY, phoneHref } from '#shared/company.ts'
-import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
+import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
-import { LogoMark, MailIcon, MapPinIcon, PhoneIcon } from './icons.tsx'
+import { Icon, LogoMark } from './icons.tsx'
 import { LanguageSwitcher } from './language-switcher.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 import { CompanyAddress } from './company-address.tsx'
 
 export function SiteFooter() {
-  const { t } = useTranslation()
+  const { t } = useTranslation(['common', 'service-cards'])
   const { year } = useApp()
   return (
     <footer className="site-footer">
@@ -31,9 +31,11 @@ export function SiteFooter() {
             <li>
               <LocalizedLink to="/services">{t('nav.servicesOverview')}</LocalizedLink>
             </li>
-            {SERVICE_SLUGS.map((slug) => (
+            {SERVICES.map(({ slug }) => (
               <li key={slug}>
-                <LocalizedLink to={servicePath(slug)}>{t(`services.${slug}`)}</LocalizedLink>
+                <LocalizedLink to={servicePath(slug)}>
+                  {t(`service-cards:${slug}.name`)}
+                </LocalizedLink>
               </li>
             ))}
             <li>
@@ -67,21 +69,21 @@ export function SiteFooter() {
           <h2 className="footer-heading">{t('footer.contactHeading')}</h2>
           <ul className="footer-contact">
             <li>
-              <MailIcon />
+              <Icon name="mail" />
               <a href={`mailto:${COMPANY.email}`}>
                 <span className="visually-hidden">{t('footer.email')}: </span>
                 {COMPANY.email}
               </a>
             </li>
             <li>
-              <PhoneIcon />
+              <Icon name="phone" />
               <a href={phoneHref(COMPANY.phone)}>
                 <span className="visually-hidden">{t('footer.phone')}: </span>
                 {COMPANY.phone}
               </a>
             </li>
             <li>
-              <MapPinIcon />
+              <Icon name="mapPin" />
               <CompanyAddress />
             </li>
           </ul>

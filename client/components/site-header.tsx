@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router-dom'
-import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
-import { ChevronDownIcon, CloseIcon, LogoMark, MenuIcon } from './icons.tsx'
+import { SERVICES, servicePath } from '#shared/services.ts'
+import { Icon, LogoMark } from './icons.tsx'
 import { LanguageSwitcher } from './language-switcher.tsx'
 import { LocalizedLink, LocalizedNavLink } from './localized-link.tsx'
 
@@ -15,7 +15,7 @@ const SUBMENU_ID = 'services-submenu'
  * part and returns focus to its button; navigating or clicking elsewhere closes both.
  */
 export function SiteHeader() {
-  const { t } = useTranslation()
+  const { t } = useTranslation(['common', 'service-cards'])
   const { pathname } = useLocation()
   const [isMenuOpen, setIsMenuOpen] = useState(false)
   const [isSubmenuOpen, setIsSubmenuOpen] = useState(false)
@@ -76,7 +76,7 @@ export function SiteHeader() {
           aria-controls={NAV_ID}
           onClick={() => setIsMenuOpen((open) => !open)}
         >
-          {isMenuOpen ? <CloseIcon /> : <MenuIcon />}
+          {isMenuOpen ? <Icon name="close" /> : <Icon name="menu" />}
           <span className="visually-hidden">
             {isMenuOpen ? t('a11y.closeMenu') : t('a11y.openMenu')}
           </span>
@@ -106,15 +106,15 @@ export function SiteHeader() {
                   aria-controls={SUBMENU_ID}
                   onClick={() => setIsSubmenuOpen((open) => !open)}
                 >
-                  <ChevronDownIcon />
+                  <Icon name="chevronDown" />
                   <span className="visually-hidden">{t('nav.servicesMenu')}</span>
                 </button>
               </div>
               <ul id={SUBMENU_ID} className="submenu">
-                {SERVICE_SLUGS.map((slug) => (
+                {SERVICES.map(({ slug }) => (
                   <li key={slug}>
                     <LocalizedNavLink to={servicePath(slug)} className="submenu-link">
-                      {t(`services.${slug}`)}
+                      {t(`service-cards:${slug}.name`)}
                     </LocalizedNavLink>
                   </li>
                 ))}

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { contactPath, SUPPORT_TIERS } from '#shared/services.ts'
-import { CheckIcon } from './icons.tsx'
+import { contactLink } from '#shared/pages.ts'
+import { SUPPORT_TIERS, type Service } from '#shared/services.ts'
+import { Icon } from './icons.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 import { Section } from './section.tsx'
 
@@ -8,7 +9,7 @@ import { Section } from './section.tsx'
  * Managed IT: the three support packages, each with a Contact Us button that opens the contact
  * page with "managed IT" and the package preselected.
  */
-export function SupportTiers() {
+export function SupportTiers({ service }: { service: Service }) {
   const { t } = useTranslation('service-managed-it')
   return (
     <Section id="tiers" title={t('tiers.heading')} intro={t('tiers.intro')}>
@@ -22,13 +23,13 @@ export function SupportTiers() {
             <ul className="check-list">
               {t(`tiers.items.${key}.features`, { returnObjects: true }).map((feature) => (
                 <li key={feature}>
-                  <CheckIcon />
+                  <Icon name="check" />
                   <span>{feature}</span>
                 </li>
               ))}
             </ul>
             <LocalizedLink
-              to={contactPath('managed', key)}
+              to={contactLink({ service: service.interest, plan: key })}
               className={isRecommended ? 'button button-primary' : 'button button-secondary'}
             >
               {t('tiers.contact')}

@@ -5,8 +5,10 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Plugin, ViteDevServer } from 'vite'
 import type * as EntryServer from '#client/entry-server.tsx'
-import { LOCALE_UPDATE_EVENT, NAMESPACES, type LocaleUpdate } from '#shared/i18n.ts'
+import { LOCALE_UPDATE_EVENT, type LocaleUpdate } from '#shared/texts.ts'
+import { FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { isLocale } from '#shared/locales.ts'
+import { addDerivedNamespaces } from './i18n.ts'
 import type { Renderer } from './renderer.ts'
 
 export type DevServerOptions = { root: string }
@@ -82,7 +84,8 @@ function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
     hotUpdate({ file, read }) {
       const [folder, locale, name] = relative(root, file).split(sep)
       const ns = name?.replace(/\.json$/, '')
-      if (folder !== 'locales' || !isLocale(locale) || !NAMESPACES.some((n) => n === ns)) return
+      if (folder !== 'locales' || !isLocale(locale) || !FILE_NAMESPACES.some((n) => n === ns))
+        return
       if (this.environment.name !== 'client' || !ns) return []
       void Promise.resolve(read()).then((text) => {
         let resources: Record<string, unknown>
@@ -99,8 +102,15 @@ function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
         }
         app.i18n.removeResourceBundle(locale, ns)
         app.i18n.addResourceBundle(locale, ns, resources, false, true)
-        const update: LocaleUpdate = { locale, ns, resources }
-        this.environment.hot.send(LOCALE_UPDATE_EVENT, update)
+        const derived = Object.entries(addDerivedNamespaces(app.i18n, locale))
+        for (const [name, bundle] of [[ns, resources] as const, ...derived]) {
+          const update: LocaleUpdate = {
+            locale,
+            ns: name,
+            resources: bundle as LocaleUpdate['resources'],
+          }
+          this.environment.hot.send(LOCALE_UPDATE_EVENT, update)
+        }
         app.log.info({ file: `locales/${locale}/${ns}.json` }, 'texts updated')
       })
       return []

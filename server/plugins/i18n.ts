@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import i18next, { type i18n as I18n } from 'i18next'
 import FsBackend from 'i18next-fs-backend'
-import { I18N_BASE_OPTIONS, NAMESPACES } from '#shared/i18n.ts'
+import { I18N_BASE_OPTIONS, type FileResources } from '#shared/texts.ts'
+import { deriveNamespaces, FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { LOCALES, type Locale } from '#shared/locales.ts'
 
 declare module 'fastify' {
@@ -27,6 +28,20 @@ function describeLocaleProblem(path: string): string {
   }
 }
 
+/**
+ * (Re)make a locale's derived namespaces (the service cards) from its files' texts: at start,
+ * and in development after a text was edited.
+ */
+export function addDerivedNamespaces(i18n: I18n, locale: Locale): Record<string, unknown> {
+  const derived = deriveNamespaces(
+    (ns) => i18n.getResourceBundle(locale, ns) as FileResources[typeof ns],
+  )
+  for (const [ns, bundle] of Object.entries(derived)) {
+    i18n.addResourceBundle(locale, ns, bundle, false, true)
+  }
+  return derived
+}
+
 export const i18nPlugin = fp<I18nPluginOptions>(
   async (app, { localesDir }) => {
     const root = i18next.createInstance()
@@ -35,15 +50,16 @@ export const i18nPlugin = fp<I18nPluginOptions>(
       initAsync: true,
       lng: 'en',
       preload: [...LOCALES],
-      ns: [...NAMESPACES],
+      ns: [...FILE_NAMESPACES],
       backend: { loadPath: join(localesDir, '{{lng}}', '{{ns}}.json') },
     })
     for (const locale of LOCALES) {
-      for (const ns of NAMESPACES) {
+      for (const ns of FILE_NAMESPACES) {
         if (!root.hasResourceBundle(locale, ns)) {
           throw new Error(describeLocaleProblem(join(localesDir, locale, `${ns}.json`)))
         }
       }
+      addDerivedNamespaces(root, locale)
     }
     app.decorate('i18n', root)
     // `initAsync: false`: with the default, a clone renders raw keys until it has "loaded".

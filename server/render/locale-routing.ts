@@ -1,13 +1,11 @@
 import Negotiator from 'negotiator'
 import { DEFAULT_LOCALE, isLocale, localizePath, LOCALES, type Locale } from '#shared/locales.ts'
-import { localizedPaths } from '#shared/routes.ts'
+import { pageAt } from '#shared/pages.ts'
 
 /** What to do with a page request before rendering (README, Languages). */
 export type PageRouting =
   | { kind: 'redirect'; status: 301 | 302; location: string; headers: Record<string, string> }
-  | { kind: 'render'; headers: Record<string, string> }
-
-const PAGE_PATHS = new Set(localizedPaths().map(({ path }) => path))
+  | { kind: 'page'; headers: Record<string, string> }
 
 /** The root's answer depends on these request headers; caches must key on them. */
 const ROOT_VARY = { Vary: 'Accept-Language, Cookie' }
@@ -24,11 +22,11 @@ export function negotiateLocale(acceptLanguage: string): Locale | null {
 }
 
 /**
- * Root negotiation and canonical paths:
+ * Step 1 of a page request: root negotiation and canonical paths.
  * - `/` follows the `i18n_redirected` cookie if valid, else `Accept-Language`, else English;
  *   not English → 302 to `/de` or `/pl`. No header (crawlers) → never redirected.
  * - `/en`, `/en/*` and trailing slashes → 301 to the canonical path, but only when that path
- *   is in the route table: a redirect target is never built from raw input.
+ *   is in the page table: a redirect target is never built from raw input.
  * The query string is kept.
  */
 export function routePageRequest(
@@ -43,7 +41,7 @@ export function routePageRequest(
       : acceptLanguage
         ? (negotiateLocale(acceptLanguage) ?? DEFAULT_LOCALE)
         : DEFAULT_LOCALE
-    if (locale === DEFAULT_LOCALE) return { kind: 'render', headers: ROOT_VARY }
+    if (locale === DEFAULT_LOCALE) return { kind: 'page', headers: ROOT_VARY }
     return {
       kind: 'redirect',
       status: 302,
@@ -53,8 +51,8 @@ export function routePageRequest(
   }
   let canonical = pathname.replace(/\/+$/, '') || '/'
   if (canonical === '/en' || canonical.startsWith('/en/')) canonical = canonical.slice(3) || '/'
-  if (canonical !== pathname && PAGE_PATHS.has(canonical)) {
+  if (canonical !== pathname && pageAt(canonical)) {
     return { kind: 'redirect', status: 301, location: `${canonical}${search}`, headers: {} }
   }
-  return { kind: 'render', headers: {} }
+  return { kind: 'page', headers: {} }
 }

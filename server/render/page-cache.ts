@@ -1,5 +1,10 @@
+import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { localeFromPath } from '#shared/locales.ts'
+import { pageAt } from '#shared/pages.ts'
+import { pickEncoding } from './content-encoding.ts'
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -100,4 +105,99 @@ export const TEMPLATE_SAFE_PATH = /^\/[A-Za-z0-9\-._~/%]{0,300}$/
 
 export function fillNotFound(template: NotFoundTemplate, path: string): Buffer {
   return Buffer.concat([template.before, Buffer.from(path), template.after])
+}
+
+/**
+ * What the cache may do with one page request, decided before rendering:
+ * - `page`: a page of the table. It has a strong validator (same build, path, query and
+ *   year, same bytes), and without a query it is kept after one clean render.
+ * - `not-found`: an unknown path whose 404 page the locale's template can answer.
+ * - `none`: development, form answers, paths the template must not hold.
+ */
+export type CachePlan =
+  | { kind: 'page'; key: string | null; etag: string; year: number; vary: string }
+  | { kind: 'not-found'; locale: string; path: string; year: number }
+  | { kind: 'none' }
+
+export function planCaching(
+  url: URL,
+  options: { isProduction: boolean; buildId: string; vary: string },
+): CachePlan {
+  if (!options.isProduction) return { kind: 'none' }
+  const year = new Date().getFullYear()
+  if (pageAt(url.pathname)) {
+    const input = `${options.buildId}\n${url.pathname}${url.search}\n${year}`
+    const etag = `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`
+    const key = url.search === '' ? url.pathname : null
+    return { kind: 'page', key, etag, year, vary: options.vary }
+  }
+  if (!TEMPLATE_SAFE_PATH.test(url.pathname)) return { kind: 'none' }
+  return { kind: 'not-found', locale: localeFromPath(url.pathname), path: url.pathname, year }
+}
+
+/**
+ * Step 2 of a page request: answer from memory when the cache can (a kept page, a 304 for a
+ * page the browser has, the 404 template). Returns whether it answered.
+ */
+export function answerFromCache(
+  cache: PageCache,
+  plan: CachePlan,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): boolean {
+  if (plan.kind === 'page') {
+    const cached = plan.key ? cache.get(plan.key, plan.year) : undefined
+    const isFresh = request.headers['if-none-match'] === plan.etag
+    if (cached) {
+      reply.headers(cached.headers)
+      if (isFresh) {
+        void reply.code(304).send()
+        return true
+      }
+      const { encoding, body } = pickEncoding(cached, request.headers['accept-encoding'])
+      if (encoding) reply.header('content-encoding', encoding)
+      void reply.code(200).send(body)
+      return true
+    }
+    if (isFresh) {
+      void reply.code(304).headers({ etag: plan.etag, 'cache-control': 'no-cache' }).send()
+      return true
+    }
+    return false
+  }
+  if (plan.kind === 'not-found') {
+    const template = cache.notFound(plan.locale, plan.year)
+    if (!template) return false
+    void reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .send(fillNotFound(template, plan.path))
+    return true
+  }
+  return false
+}
+
+/** After a render: keep the streamed document if it is what the plan may keep. */
+export function keepRendered(
+  cache: PageCache,
+  plan: CachePlan,
+  status: number,
+  rendered: { body: NodeJS.ReadableStream; isComplete: Promise<boolean> },
+): void {
+  const isPage = plan.kind === 'page' && plan.key !== null && status === 200
+  const isNotFound = plan.kind === 'not-found' && status === 404
+  if (!isPage && !isNotFound) return
+  // The visitor gets the stream; the cache keeps a copy once it completed without error.
+  const chunks: Buffer[] = []
+  rendered.body.on('data', (chunk: Buffer) => chunks.push(chunk))
+  void rendered.isComplete.then((isComplete) => {
+    if (!isComplete) return
+    const body = Buffer.concat(chunks)
+    if (plan.kind === 'page' && plan.key) {
+      cache.set(plan.key, body, plan.etag, plan.year, plan.vary)
+    } else if (plan.kind === 'not-found') {
+      cache.setNotFound(plan.locale, plan.year, body, plan.path)
+    }
+  })
 }

@@ -1,62 +1,104 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ContactMessageSchema, ContactPageMessageSchema, fieldErrors } from '#shared/contact.ts'
-import { HONEYPOT_FIELD, type ContactApiAnswer, type FieldErrors } from '#shared/contact-fields.ts'
-import { CONTACT_FORMS, type ContactFormState, contactFormPath } from '#shared/contact-form.ts'
-import { isLocale } from '#shared/locales.ts'
-import { renderPage } from './pages.ts'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import {
+  CONTACT_FIELDS,
+  contactFormPath,
+  HONEYPOT_FIELD,
+  isContactFormId,
+  type ContactFormState,
+} from '#shared/contact-fields.ts'
+import {
+  ContactAnswerSchemas,
+  ContactSubmissionSchema,
+  fieldErrors,
+  type ContactApiAnswer,
+} from '#shared/contact-schema.ts'
+import { isLocale, type Locale } from '#shared/locales.ts'
+import { serveFormPage } from '../render/serve-page.ts'
 
 /** Small: the longest valid message is about 5.5 kB of text. */
 export const CONTACT_BODY_LIMIT = 32 * 1024
 
+const STATUS = { accepted: 202, invalid: 400, rateLimited: 429, error: 503 } as const
+
 type Body = Record<string, unknown>
 
-function isFormPost(request: FastifyRequest) {
-  return (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+/** What a post said about itself, kept before validation replaces the body with the message. */
+type Post = Pick<ContactFormState, 'form' | 'values'> & { locale: Locale }
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    contactPost: Post | null
+  }
 }
 
-/** Which page's form sent a plain (no-JavaScript) post, and in which language. */
-function formOf(body: Body) {
-  const form = CONTACT_FORMS.find((candidate) => candidate === body.form) ?? 'contact'
-  const locale = isLocale(body.locale) ? body.locale : 'en'
-  return { form, locale }
+function bodyOf(request: FastifyRequest): Body {
+  const { body } = request
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body) : {}
 }
 
-/** The visitor's input, for re-rendering a plain form: text fields only, bounded. */
-function keptValues(body: Body): Record<string, string> {
-  const values: Record<string, string> = {}
-  for (const field of ['name', 'email', 'company', 'service', 'subject', 'message']) {
-    const value = body[field]
-    if (typeof value === 'string') values[field] = value.slice(0, 6000)
+/** The form and language a post came from (the contact page's in English if it names none). */
+function readPost(body: Body): Post {
+  return {
+    form: isContactFormId(body.form) ? body.form : 'contact',
+    locale: isLocale(body.locale) ? body.locale : 'en',
+    values: keptValues(body),
+  }
+}
+
+/**
+ * The visitor's input of a plain post, to show the form again: the table's fields only,
+ * strings only, bounded (a value longer than any limit is refused anyway).
+ */
+function keptValues(body: Record<string, unknown>): ContactFormState['values'] {
+  const values: ContactFormState['values'] = {}
+  for (const { name } of CONTACT_FIELDS) {
+    const value = body[name]
+    if (typeof value === 'string') values[name] = value.slice(0, 6000)
   }
   return values
 }
 
+/** A browser without JavaScript posts the form itself and gets a page back. */
+function isFormPost(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+}
+
 /**
- * Answer a plain form post with the whole page: the form with its errors and the visitor's
- * input (or a status), rendered like any page, with the API's status code.
+ * Answer a submission's outcome: JSON for the script, or for a plain form post the page
+ * again (303 to its success state; otherwise the form with its errors and input, or a
+ * status, under the API's status code). The form and language come from the post, the page
+ * from the form table: never a path taken from the request.
  */
-export async function renderFormState(
-  app: FastifyInstance,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  status: number,
-  state: Omit<ContactFormState, 'form' | 'values'>,
-) {
-  const body = (request.body ?? {}) as Body
-  const { form, locale } = formOf(body)
-  return renderPage(app, request, reply, {
-    path: contactFormPath(form, locale),
+async function answer(request: FastifyRequest, reply: FastifyReply, outcome: ContactApiAnswer) {
+  const status = STATUS[outcome.status]
+  if (!isFormPost(request)) {
+    reply.code(status).header('Cache-Control', 'no-store')
+    if (outcome.status === 'error') reply.header('Retry-After', '60')
+    return reply.send(outcome)
+  }
+  const { form, locale, values } = request.contactPost ?? readPost(bodyOf(request))
+  const path = contactFormPath(form, locale)
+  if (outcome.status === 'accepted') return reply.redirect(`${path}?sent=${form}`, 303)
+  return serveFormPage(request.server, request, reply, {
+    path,
     status,
-    formState: { form, values: keptValues(body), ...state },
+    formState: {
+      form,
+      values,
+      errors: outcome.status === 'invalid' ? outcome.errors : {},
+      ...(outcome.status === 'invalid' ? {} : { outcome: outcome.status }),
+      ...(outcome.status === 'rateLimited' ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
+    },
   })
 }
 
-function answer(reply: FastifyReply, status: number, body: ContactApiAnswer) {
-  return reply.code(status).header('Cache-Control', 'no-store').send(body)
-}
-
-/** `POST /api/contact`: JSON for the script, urlencoded for the plain form (README, Contact form and mail delivery). */
-export async function contactRoutes(app: FastifyInstance) {
+/**
+ * `POST /api/contact` (README, Contact form and mail delivery): JSON from the script,
+ * urlencoded from a browser without JavaScript, one schema for both. Each submission ends in
+ * one outcome (accepted, invalid, rate limited, not stored), answered by `answer`.
+ */
+export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   // JSON and urlencoded only: anything else (Fastify's default text/plain too) is a 415.
   app.removeContentTypeParser('text/plain')
   app.addContentTypeParser(
@@ -67,63 +109,70 @@ export async function contactRoutes(app: FastifyInstance) {
     },
   )
 
+  app.decorateRequest('contactPost', null)
+  app.addHook('preValidation', async (request) => {
+    request.contactPost = readPost(bodyOf(request))
+  })
+
+  // This route's own refusals become outcomes; anything else goes to the app's handler.
+  app.setErrorHandler(
+    async (error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
+      // A body that fails the schema, or that is not even JSON: the fields' errors, if any.
+      if (error.validation || error.statusCode === 400) {
+        const errors = fieldErrors(
+          (error.validation ?? []).map((issue) => ({
+            path: issue.instancePath.split('/').slice(1),
+            message: issue.message ?? '',
+          })),
+        )
+        app.contact.count('invalid')
+        request.log.info({ outcome: 'invalid', fields: Object.keys(errors) }, 'contact submission')
+        return answer(request, reply, { status: 'invalid', errors })
+      }
+      if (error.statusCode === 429) {
+        app.contact.count('rateLimited')
+        const retryAfterSeconds = error.retryAfterSeconds ?? 60
+        return answer(request, reply, { status: 'rateLimited', retryAfterSeconds })
+      }
+      throw error
+    },
+  )
+
   app.post(
     '/api/contact',
     {
       bodyLimit: CONTACT_BODY_LIMIT,
+      schema: { body: ContactSubmissionSchema, response: ContactAnswerSchemas },
       config: {
         rateLimit: {
           max: app.config.CONTACT_RATE_MAX,
           timeWindow: app.config.CONTACT_RATE_WINDOW,
           // After parsing, so a plain form that is over the limit can be shown again, filled in.
-          hook: 'preHandler',
+          hook: 'preValidation',
         },
+      },
+      // Bots fill the hidden field: they get exactly what people get; nothing is stored or
+      // sent, whatever else they posted.
+      preValidation: async (request, reply) => {
+        const honeypot = bodyOf(request)[HONEYPOT_FIELD]
+        if (typeof honeypot !== 'string' || honeypot.trim() === '') return
+        const id = app.contact.rejectSpam()
+        request.log.info({ messageId: id, outcome: 'spam' }, 'contact submission')
+        await answer(request, reply, { status: 'accepted', id })
       },
     },
     async (request, reply) => {
-      const body: Body =
-        typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)
-          ? (request.body as Body)
-          : {}
-      const isPlain = isFormPost(request)
-      const { form, locale } = formOf(body)
-
-      const honeypot = body[HONEYPOT_FIELD]
-      if (typeof honeypot === 'string' && honeypot.trim() !== '') {
-        // Bots get exactly what people get; nothing is stored or sent.
-        const id = app.contact.rejectSpam()
-        request.log.info({ messageId: id, outcome: 'spam' }, 'contact submission')
-        return isPlain
-          ? reply.redirect(`${contactFormPath(form, locale)}?sent=${form}`, 303)
-          : answer(reply, 202, { status: 'accepted', id })
-      }
-
-      const schema = isPlain && form === 'contact' ? ContactPageMessageSchema : ContactMessageSchema
-      const parsed = schema.safeParse(body)
-      if (!parsed.success) {
-        const errors: FieldErrors = fieldErrors(parsed.error)
-        app.contact.count('invalid')
-        request.log.info({ outcome: 'invalid', fields: Object.keys(errors) }, 'contact submission')
-        return isPlain
-          ? renderFormState(app, request, reply, 400, { errors })
-          : answer(reply, 400, { status: 'invalid', errors })
-      }
-
+      const { id: submissionId, message } = request.body
       let id: string
       try {
-        const { id: submissionId, ...message } = parsed.data
         id = await app.contact.accept(message, submissionId)
       } catch (error) {
         app.contact.count('error')
         request.log.error({ err: error, outcome: 'error' }, 'contact message could not be stored')
-        return isPlain
-          ? renderFormState(app, request, reply, 503, { errors: {}, outcome: 'error' })
-          : answer(reply.header('Retry-After', '60'), 503, { status: 'error' })
+        return answer(request, reply, { status: 'error' })
       }
       request.log.info({ messageId: id, outcome: 'accepted' }, 'contact submission')
-      return isPlain
-        ? reply.redirect(`${contactFormPath(form, locale)}?sent=${form}`, 303)
-        : answer(reply, 202, { status: 'accepted', id })
+      return answer(request, reply, { status: 'accepted', id })
     },
   )
 }

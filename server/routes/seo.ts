@@ -1,7 +1,7 @@
 import escapeHtml from 'escape-html'
 import type { FastifyInstance } from 'fastify'
 import { DEFAULT_LOCALE, localizePath, LOCALES } from '#shared/locales.ts'
-import { PAGES } from '#shared/routes.ts'
+import { PAGES } from '#shared/pages.ts'
 
 const XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>'
 

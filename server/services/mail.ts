@@ -1,10 +1,14 @@
 import escapeHtml from 'escape-html'
 import type { TFunction } from 'i18next'
 import type { SendMailOptions } from 'nodemailer'
+import { CONTACT_FIELDS, type ContactField } from '#shared/contact-fields.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ContactSubmission } from './outbox.ts'
 
 export type MailSettings = { from: string; to: string }
+
+/** Labels and option names of the lead e-mail, in the language of the sender's page. */
+export type MailTexts = TFunction<('mail' | 'common' | 'service-cards')[]>
 
 /** CR, LF and other control characters never reach a header (the schema refuses them too). */
 const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim()
@@ -14,41 +18,54 @@ function mailDomain(from: string): string {
   return /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost'
 }
 
+/** A field's value as the company reads it: a choice by its name, a missing one as a dash. */
+function shown(field: ContactField, value: string | undefined, t: MailTexts): string {
+  if (value === undefined) return '–'
+  const option = 'options' in field ? field.options.find((o) => o.value === value) : undefined
+  return option ? t(option.label) : value
+}
+
 /**
- * The e-mail for the company inbox: plain text plus escaped HTML, `Reply-To` the visitor, a
- * fixed localized subject prefix. Nothing is ever sent to the visitor.
+ * The e-mail for the company inbox: a row per field of the table, then the message; plain
+ * text plus escaped HTML, `Reply-To` the visitor, a fixed localized subject prefix. Nothing is
+ * ever sent to the visitor.
  */
 export function contactMail(
   entry: ContactSubmission,
   settings: MailSettings,
-  t: TFunction<'mail'>,
-  service: string,
+  t: MailTexts,
 ): SendMailOptions {
   const { message } = entry
+  const value = (field: ContactField) => shown(field, message[field.name], t)
   const rows: [string, string][] = [
-    [t('name'), message.name],
-    [t('email'), message.email],
-    [t('company'), message.company ?? '–'],
-    [t('service'), service],
-    [t('subject'), message.subject ?? '–'],
+    ...CONTACT_FIELDS.filter((field) => field.mail === 'row').map((field): [string, string] => [
+      t(field.name),
+      value(field),
+    ]),
     [t('language'), LOCALE_INFO[message.locale].name],
     [t('received'), entry.receivedAt],
     [t('reference'), entry.id],
   ]
+  const body = CONTACT_FIELDS.filter((field) => field.mail === 'body')
   const text = [
-    ...rows.map(([label, value]) => `${label}: ${value}`),
-    '',
-    `${t('message')}:`,
-    message.message,
+    ...rows.map(([label, text]) => `${label}: ${text}`),
+    ...body.flatMap((field) => ['', `${t(field.name)}:`, value(field)]),
   ].join('\n')
   const html =
-    `<table>${rows.map(([label, value]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>` +
-    `<h3>${escapeHtml(t('message'))}</h3><p>${escapeHtml(message.message).replace(/\n/g, '<br>')}</p>`
+    `<table>${rows.map(([label, text]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(text)}</td></tr>`).join('')}</table>` +
+    body
+      .map(
+        (field) =>
+          `<h3>${escapeHtml(t(field.name))}</h3><p>${escapeHtml(value(field)).replace(/\n/g, '<br>')}</p>`,
+      )
+      .join('')
+  const service = CONTACT_FIELDS.find((field) => field.name === 'service')
   return {
     from: settings.from,
     to: settings.to,
     replyTo: { name: oneLine(message.name), address: message.email },
-    subject: `${t('subjectPrefix')}: ${oneLine(message.subject ?? service)}`,
+    // The visitor's subject, or (the home page's form has none) the service of interest.
+    subject: `${t('subjectPrefix')}: ${oneLine(message.subject ?? (service ? value(service) : ''))}`,
     text,
     html,
     // Derived from the submission's id: a rare second delivery (the SMTP server accepted, the

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { ContactMessage } from '#shared/contact.ts'
+import type { ContactMessage } from '#shared/contact-schema.ts'
 
 /** An accepted contact message: its id (the job id with Redis) and when it came in. */
 export type ContactSubmission = {

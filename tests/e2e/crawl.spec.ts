@@ -1,4 +1,4 @@
-import { localizedPaths } from '#shared/routes.ts'
+import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { expect, expectNoAxeViolations, test, waitForHydration } from './fixtures.ts'
 
 // The whole site in Chromium: all 48 pages (16 routes × 3 locales). Each must hydrate with
@@ -9,7 +9,7 @@ import { expect, expectNoAxeViolations, test, waitForHydration } from './fixture
 /** Links checked once per worker: the header and footer repeat on every page. */
 const checkedLinks = new Map<string, number>()
 
-for (const { path } of localizedPaths()) {
+for (const { path } of LOCALIZED_PAGES) {
   test(`crawl ${path}`, async ({ page, request, baseURL }) => {
     const origin = new URL(baseURL ?? 'http://127.0.0.1').origin
     const failed: string[] = []

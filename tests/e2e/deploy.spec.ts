@@ -76,7 +76,7 @@ test.describe('deployment and version skew', () => {
     test.setTimeout(120_000)
     outbox = mkdtempSync(join(tmpdir(), 'deploy-outbox-'))
     buildB = copySources('modernwerk-build-b-')
-    const about = join(buildB, 'client/pages/about.tsx')
+    const about = join(buildB, 'client/pages/about-page.tsx')
     writeFileSync(about, readFileSync(about, 'utf8').replace('story-grid', 'story-grid story-b'))
     const css = join(buildB, 'client/styles/global.css')
     writeFileSync(css, `${readFileSync(css, 'utf8')}\n.story-b {\n  row-gap: 3rem;\n}\n`)
@@ -234,6 +234,8 @@ test.describe('deployment and version skew', () => {
       expect(guardedReloads).toBeLessThanOrEqual(1)
       expect(problems).toEqual([])
     } finally {
+      // Leave the page first: its build polls would otherwise meet the balancer without pods.
+      await page.goto('about:blank')
       await cluster.stop()
     }
   })

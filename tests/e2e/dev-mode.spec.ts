@@ -102,7 +102,7 @@ test.describe('development mode', () => {
     problems,
   }) => {
     const restore = edit(
-      'client/pages/home.tsx',
+      'client/pages/home-page.tsx',
       "  const { t } = useTranslation('home')",
       "  const { t } = useTranslation('home')\n  if (t('hero.title')) throw new Error('Kaputt im Test')",
     )
@@ -110,7 +110,7 @@ test.describe('development mode', () => {
     expect(response?.status()).toBe(500)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Interner Serverfehler')
     await expect(page.locator('.error-details')).toContainText('Kaputt im Test')
-    await expect(page.locator('.error-details')).toContainText('client/pages/home.tsx')
+    await expect(page.locator('.error-details')).toContainText('client/pages/home-page.tsx')
     problems.length = 0 // the 500 status and React's report of the thrown error are the point
     restore()
   })

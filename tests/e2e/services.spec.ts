@@ -1,4 +1,4 @@
-import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
+import { SERVICES, servicePath } from '#shared/services.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 test('every service is reached from the submenu and back, without reloading', async ({ page }) => {
@@ -16,7 +16,7 @@ test('every service is reached from the submenu and back, without reloading', as
     'Managed IT Services',
     'Security & Compliance',
   ]
-  for (const [index, slug] of SERVICE_SLUGS.entries()) {
+  for (const [index, { slug }] of SERVICES.entries()) {
     await nav.getByRole('button', { name: 'Show services' }).click()
     await nav.getByRole('link', { name: names[index] }).click()
     await expect(page).toHaveURL(new RegExp(`${servicePath(slug)}$`))

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { companyVariables } from '#shared/company.ts'
 import type { Locale } from '#shared/locales.ts'
-import type { PageId } from '#shared/routes.ts'
-import { SERVICE_NAMESPACES } from '#shared/services.ts'
-import { TEAM } from '#shared/team.ts'
+import { PAGES, type Page, type PageId } from '#shared/pages.ts'
+import { serviceNamespace } from '#shared/services.ts'
+import { teamMember } from '#shared/team.ts'
 
 export type Json = Record<string, unknown>
 
@@ -33,26 +33,17 @@ export function html(text: unknown): string {
     .replace(/'/g, '&#x27;')
 }
 
-/** Where each page's `<title>` comes from. */
-const TITLE_SOURCES: Record<PageId, [namespace: string, path: string]> = {
-  home: ['home', 'meta.title'],
-  about: ['about', 'meta.title'],
-  contact: ['contact', 'meta.title'],
-  imprint: ['imprint', 'meta.title'],
-  'cookie-policy': ['cookies', 'meta.title'],
-  'privacy-policy': ['privacy', 'meta.title'],
-  'terms-of-service': ['terms', 'meta.title'],
-  services: ['services', 'meta.title'],
-  ...(Object.fromEntries(
-    TEAM.map((member) => [`team-${member.slug}`, ['team', `members.${member.key}.meta.title`]]),
-  ) as Record<`team-${(typeof TEAM)[number]['slug']}`, [string, string]>),
-  ...(Object.fromEntries(
-    Object.values(SERVICE_NAMESPACES).map((namespace) => [namespace, [namespace, 'meta.title']]),
-  ) as Record<(typeof SERVICE_NAMESPACES)[keyof typeof SERVICE_NAMESPACES], [string, string]>),
+/** Where a page's `<title>` comes from: its service's or member's texts, else its own. */
+function titleSource(page: Page): [namespace: string, path: string] {
+  if ('service' in page) return [serviceNamespace(page.service), 'meta.title']
+  if ('member' in page) return ['team', `members.${teamMember(page.member).key}.meta.title`]
+  return [page.namespaces[0], 'meta.title']
 }
 
 /** The `<title>` a page must have in a locale, as it appears in the HTML. */
 export function expectedTitle(id: PageId, locale: Locale): string {
-  const [namespace, path] = TITLE_SOURCES[id]
+  const page = PAGES.find((candidate) => candidate.id === id)
+  if (!page) throw new Error(`Unknown page ${id}`)
+  const [namespace, path] = titleSource(page)
   return html(get(texts(locale, namespace), path))
 }

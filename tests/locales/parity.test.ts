@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { NAMESPACES } from '#shared/i18n.ts'
+import { FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { LOCALES } from '#shared/locales.ts'
+import { SERVICES, serviceNamespace } from '#shared/services.ts'
 
 /**
  * English is the source of truth: German and Polish must have exactly its keys, the same
@@ -58,21 +59,20 @@ function isSameInEveryLanguage(text: string) {
   )
 }
 
-const REQUIRED_PLURALS: Record<string, readonly string[]> = {
-  en: ['_one', '_other'],
-  de: ['_one', '_other'],
-  pl: ['_one', '_few', '_many', '_other'],
+/** The plural forms a language needs (i18next's suffixes are CLDR's categories). */
+function requiredPlurals(locale: string): string[] {
+  return new Intl.PluralRules(locale).resolvedOptions().pluralCategories.map((c) => `_${c}`)
 }
 
 describe('locale files', () => {
   it('exist for every locale and namespace, and nothing else', () => {
     for (const locale of LOCALES) {
       const files = readdirSync(join(LOCALES_DIR, locale)).sort()
-      expect(files).toEqual(NAMESPACES.map((ns) => `${ns}.json`).sort())
+      expect(files).toEqual(FILE_NAMESPACES.map((ns) => `${ns}.json`).sort())
     }
   })
 
-  for (const ns of NAMESPACES) {
+  for (const ns of FILE_NAMESPACES) {
     const english = flatten(read('en', ns))
     for (const locale of LOCALES) {
       describe(`${locale}/${ns}`, () => {
@@ -106,7 +106,7 @@ describe('locale files', () => {
         it('has the plural forms the language needs', () => {
           const bases = new Set([...entries.keys()].map(pluralBase).filter((b) => b !== null))
           for (const base of bases) {
-            for (const suffix of REQUIRED_PLURALS[locale] ?? []) {
+            for (const suffix of requiredPlurals(locale)) {
               expect(entries.has(`${base}${suffix}`), `${locale}/${ns}:${base}${suffix}`).toBe(true)
             }
           }
@@ -114,6 +114,19 @@ describe('locale files', () => {
       })
     }
   }
+
+  // Every service page renders the pattern of the first service's texts (typed from it):
+  // another service's file must have all of its keys (and may have more, for its own sections).
+  const [pattern] = SERVICES
+  const patternKeys = comparableKeys(flatten(read('en', serviceNamespace(pattern.slug))))
+  it.each(SERVICES.map(({ slug }) => slug))('service-%s has the whole service pattern', (slug) => {
+    const keys = comparableKeys(flatten(read('en', serviceNamespace(slug))))
+    const structural = (key: string) => key.replace(/\.\d+(\.|$)/g, '.#$1')
+    const missing = patternKeys
+      .map(structural)
+      .filter((key) => !new Set(keys.map(structural)).has(key))
+    expect(missing).toEqual([])
+  })
 
   it('uses correct diacritics rather than ASCII stand-ins', () => {
     const german = [...flatten(read('de', 'home')).values()].join(' ')

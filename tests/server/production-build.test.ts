@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LOCALE_UPDATE_EVENT } from '#shared/i18n.ts'
+import { LOCALE_UPDATE_EVENT } from '#shared/texts.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 
 /** Nothing of `npm run dev` may reach production: no Vite client, no HMR, no loosened CSP. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { localeFromPath, localizePath, unlocalizePath } from '#shared/locales.ts'
-import { localizedPaths, PAGES } from '#shared/routes.ts'
+import { LOCALIZED_PAGES, PAGES } from '#shared/pages.ts'
 
 describe('locale paths', () => {
   it.each([
@@ -26,7 +26,7 @@ describe('locale paths', () => {
 
   it('has 16 routes and 48 unique localized paths', () => {
     expect(PAGES).toHaveLength(16)
-    const paths = localizedPaths().map(({ path }) => path)
+    const paths = LOCALIZED_PAGES.map(({ path }) => path)
     expect(new Set(paths).size).toBe(48)
     for (const path of paths) expect(path).toMatch(/^\/([a-z0-9-]+(\/[a-z0-9-]+)*)?$/)
   })

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { COMPANY } from '#shared/company.ts'
 import { LOCALES, localizePath } from '#shared/locales.ts'
-import { localizedPaths } from '#shared/routes.ts'
+import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { TEAM } from '#shared/team.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { get, html, texts } from '#tests/helpers/locales.ts'
@@ -111,9 +111,9 @@ describe('about and team', () => {
 
 describe('links', () => {
   it('every internal link of every page leads to a page of the route table', async () => {
-    const known = new Set(localizedPaths().map(({ path }) => path))
+    const known = new Set(LOCALIZED_PAGES.map(({ path }) => path))
     const broken: string[] = []
-    for (const { path } of localizedPaths()) {
+    for (const { path } of LOCALIZED_PAGES) {
       const body = await page(path)
       for (const [, href = ''] of body.matchAll(/<a [^>]*href="(\/[^"]*)"/g)) {
         const target = href.replace(/&amp;/g, '&').split(/[?#]/)[0] ?? ''

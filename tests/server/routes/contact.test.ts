@@ -127,7 +127,7 @@ describe('delivery', () => {
     expect(response.statusCode).toBe(303)
     expect(response.headers.location).toBe('/?sent=home')
     await eventually(() => smtp.received.length === 1)
-    expect(smtp.received[0]?.mail.subject).toBe('[Website] Contact request: Cloud infrastructure')
+    expect(smtp.received[0]?.mail.subject).toBe('[Website] Contact request: Cloud Infrastructure')
   })
 
   it('the honeypot gets the same answer and nothing is delivered', async () => {

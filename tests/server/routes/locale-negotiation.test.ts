@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { XMLParser } from 'fast-xml-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCALES, localizePath } from '#shared/locales.ts'
-import { localizedPaths, PAGES } from '#shared/routes.ts'
+import { LOCALIZED_PAGES, PAGES } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 
 const BASE = 'https://www.modernwerk.example'
@@ -120,7 +120,7 @@ function headLinks(body: string) {
 }
 
 describe('head of every page', () => {
-  it.each(localizedPaths())(
+  it.each(LOCALIZED_PAGES)(
     '$path: absolute, reciprocal alternates',
     async ({ id, locale, path }) => {
       const response = await app.inject({ method: 'GET', url: path })
@@ -150,9 +150,7 @@ describe('sitemap and robots', () => {
     }
     const urls = parsed.urlset.url
     expect(urls.map((url) => url.loc).sort()).toEqual(
-      localizedPaths()
-        .map(({ path }) => `${BASE}${path}`)
-        .sort(),
+      LOCALIZED_PAGES.map(({ path }) => `${BASE}${path}`).sort(),
     )
     for (const url of urls) {
       const links = url['xhtml:link'].map((link) => link['@_hreflang'])

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { localizedPaths } from '#shared/routes.ts'
+import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { expectedTitle } from '#tests/helpers/locales.ts'
 
@@ -21,7 +21,7 @@ function title(html: string) {
 }
 
 describe('pages', () => {
-  it.each(localizedPaths())('$path answers in $locale', async ({ id, locale, path }) => {
+  it.each(LOCALIZED_PAGES)('$path answers in $locale', async ({ id, locale, path }) => {
     const response = await app.inject({ method: 'GET', url: path })
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(response.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${locale}"`))
@@ -99,7 +99,7 @@ describe('pages', () => {
     )?.[1]
     const data = JSON.parse(json ?? '{}') as { locale: string; resources: object }
     expect(data.locale).toBe('pl')
-    expect(Object.keys(data.resources).sort()).toEqual(['common', 'home'])
+    expect(Object.keys(data.resources).sort()).toEqual(['common', 'home', 'service-cards'])
     expect(response.headers['content-security-policy']).toContain("script-src 'self'")
     expect(response.headers['content-security-policy']).not.toContain('unsafe-inline')
   })

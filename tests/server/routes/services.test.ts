@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCALES, localizePath } from '#shared/locales.ts'
-import { SERVICE_SLUGS, servicePath, type ServiceSlug } from '#shared/routes.ts'
-import { SECURITY_FRAMEWORKS, SERVICE_NAMESPACES, SUPPORT_TIERS } from '#shared/services.ts'
+import {
+  SECURITY_FRAMEWORKS,
+  SERVICES,
+  serviceNamespace,
+  servicePath,
+  SUPPORT_TIERS,
+} from '#shared/services.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { get, html, texts, type Json } from '#tests/helpers/locales.ts'
 
@@ -23,25 +28,25 @@ function h1Count(body: string) {
 describe('services overview', () => {
   it.each(LOCALES)('/services in %s lists all six services with links', async (locale) => {
     const copy = texts(locale, 'services')
-    const common = texts(locale, 'common')
     const response = await app.inject({ method: 'GET', url: localizePath(locale, '/services') })
     expect(response.statusCode).toBe(200)
     expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'))}</title>`)
     expect(h1Count(response.body)).toBe(1)
     expect(response.body).toContain(html(get(copy, 'hero.title')))
-    for (const slug of SERVICE_SLUGS) {
+    for (const { slug } of SERVICES) {
+      const card = texts(locale, serviceNamespace(slug))
       expect(response.body).toContain(`href="${localizePath(locale, servicePath(slug))}"`)
-      expect(response.body).toContain(html(get(common, `services.${slug}`)))
-      expect(response.body).toContain(html(get(copy, `cards.${slug}.summary`)))
+      expect(response.body).toContain(html(get(card, 'card.name')))
+      expect(response.body).toContain(html(get(card, 'card.summary')))
     }
   })
 })
 
 describe('service pages', () => {
-  const cases = SERVICE_SLUGS.flatMap((slug) => LOCALES.map((locale) => ({ slug, locale })))
+  const cases = SERVICES.flatMap(({ slug }) => LOCALES.map((locale) => ({ slug, locale })))
 
   it.each(cases)('$slug in $locale shows the whole pattern', async ({ slug, locale }) => {
-    const copy = texts(locale, SERVICE_NAMESPACES[slug])
+    const copy = texts(locale, serviceNamespace(slug))
     const response = await app.inject({
       method: 'GET',
       url: localizePath(locale, servicePath(slug)),
@@ -74,7 +79,7 @@ describe('service pages', () => {
   it.each(LOCALES)(
     'security & compliance in %s: capabilities, nine frameworks, four steps',
     async (locale) => {
-      const copy = texts(locale, SERVICE_NAMESPACES['security-compliance'])
+      const copy = texts(locale, serviceNamespace('security-compliance'))
       const response = await app.inject({
         method: 'GET',
         url: localizePath(locale, servicePath('security-compliance')),
@@ -98,7 +103,7 @@ describe('service pages', () => {
   it.each(LOCALES)(
     'managed IT in %s: three tiers, the standard one recommended',
     async (locale) => {
-      const copy = texts(locale, SERVICE_NAMESPACES['managed-it'])
+      const copy = texts(locale, serviceNamespace('managed-it'))
       const response = await app.inject({
         method: 'GET',
         url: localizePath(locale, servicePath('managed-it')),
@@ -121,10 +126,8 @@ describe('service pages', () => {
 
   it('pages of different services do not read alike', () => {
     const titles = new Set(
-      SERVICE_SLUGS.map((slug: ServiceSlug) =>
-        get(texts('en', SERVICE_NAMESPACES[slug]), 'hero.title'),
-      ),
+      SERVICES.map(({ slug }) => get(texts('en', serviceNamespace(slug)), 'hero.title')),
     )
-    expect(titles.size).toBe(SERVICE_SLUGS.length)
+    expect(titles.size).toBe(SERVICES.length)
   })
 })

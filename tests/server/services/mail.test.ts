@@ -21,13 +21,15 @@ describe('contactMail', () => {
         locale: 'en',
       },
     }
-    const t = i18next.createInstance()
-    await t.init({ lng: 'en', resources: { en: { mail: { subjectPrefix: 'Contact' } } } })
+    const i18n = i18next.createInstance()
+    await i18n.init({
+      lng: 'en',
+      resources: { en: { mail: { subjectPrefix: 'Contact' }, common: {}, 'service-cards': {} } },
+    })
     const options = contactMail(
       entry,
       { from: 'Website <web@example.com>', to: 'inbox@example.com' },
-      t.getFixedT('en', 'mail'),
-      'Other',
+      i18n.getFixedT('en', ['mail', 'common', 'service-cards']),
     )
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
     const info = await transport.sendMail(options)

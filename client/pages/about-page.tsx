@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { COMPANY } from '#shared/company.ts'
-import { TEAM } from '#shared/team.ts'
+import { TEAM, teamPath } from '#shared/team.ts'
 import { useApp } from '../app-context.tsx'
 import { CtaBand } from '../components/cta-band.tsx'
-import { ArrowRightIcon, LayersIcon, RouteIcon, ShieldIcon } from '../components/icons.tsx'
+import { Icon } from '../components/icons.tsx'
 import { JsonLd } from '../components/json-ld.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
@@ -13,9 +13,9 @@ import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
 
 const VALUES = [
-  { key: 'clarity', Icon: LayersIcon },
-  { key: 'ownership', Icon: ShieldIcon },
-  { key: 'longevity', Icon: RouteIcon },
+  { key: 'clarity', icon: 'layers' },
+  { key: 'ownership', icon: 'shield' },
+  { key: 'longevity', icon: 'route' },
 ] as const
 
 /** `/about`: the story, three values and the two co-founders. */
@@ -67,10 +67,10 @@ export function AboutPage() {
 
       <Section id="values" title={t('values.heading')} intro={t('values.intro')} isMuted>
         <ul className="card-grid">
-          {VALUES.map(({ key, Icon }) => (
+          {VALUES.map(({ key, icon }) => (
             <li key={key} className="feature-card">
               <span className="icon-badge">
-                <Icon />
+                <Icon name={icon} />
               </span>
               <h3>{t(`values.items.${key}.title`)}</h3>
               <p>{t(`values.items.${key}.text`)}</p>
@@ -88,10 +88,10 @@ export function AboutPage() {
                 <h3>{member.name}</h3>
                 <p className="team-role">{tt(`members.${member.key}.role`)}</p>
                 <p>{tt(`members.${member.key}.teaser`)}</p>
-                <LocalizedLink to={`/team/${member.slug}`} className="text-link">
+                <LocalizedLink to={teamPath(member.slug)} className="text-link">
                   {t('team.readMore')}
                   <span className="visually-hidden">: {member.name}</span>
-                  <ArrowRightIcon />
+                  <Icon name="arrowRight" />
                 </LocalizedLink>
               </div>
             </li>

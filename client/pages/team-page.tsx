@@ -1,27 +1,21 @@
 import { useTranslation } from 'react-i18next'
-import { useMatches } from 'react-router-dom'
 import { COMPANY } from '#shared/company.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
-import { TEAM, teamMember, type TeamSlug } from '#shared/team.ts'
+import type { ScreenPage } from '#shared/pages.ts'
+import { TEAM, teamMember, teamPath } from '#shared/team.ts'
 import { useApp } from '../app-context.tsx'
 import { Breadcrumbs } from '../components/breadcrumbs.tsx'
-import { ArrowRightIcon } from '../components/icons.tsx'
+import { Icon } from '../components/icons.tsx'
 import { JsonLd } from '../components/json-ld.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Portrait } from '../components/portrait.tsx'
-import type { PageHandle } from '../routes.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import { Section } from '../components/section.tsx'
 
-function useMemberSlug(): TeamSlug {
-  const handle = useMatches().at(-1)?.handle as PageHandle | undefined
-  if (!handle?.member) throw new Error('A team page route needs handle.member')
-  return handle.member
-}
-
 /** `/team/{slug}`: one co-founder's profile. */
-export function TeamPage() {
-  const slug = useMemberSlug()
+export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
+  const slug = page.member
   const member = teamMember(slug)
   const { t } = useTranslation('team')
   const { t: tc } = useTranslation()
@@ -71,7 +65,7 @@ export function TeamPage() {
               </p>
               <LocalizedLink to="/contact" className="button button-primary">
                 {t('labels.contact')}
-                <ArrowRightIcon />
+                <Icon name="arrowRight" />
               </LocalizedLink>
             </div>
           </div>
@@ -101,10 +95,10 @@ export function TeamPage() {
               <div className="team-card-body">
                 <h3>{other.name}</h3>
                 <p className="team-role">{t(`members.${other.key}.role`)}</p>
-                <LocalizedLink to={`/team/${other.slug}`} className="text-link">
+                <LocalizedLink to={teamPath(other.slug)} className="text-link">
                   {ta('team.readMore')}
                   <span className="visually-hidden">: {other.name}</span>
-                  <ArrowRightIcon />
+                  <Icon name="arrowRight" />
                 </LocalizedLink>
               </div>
             </li>

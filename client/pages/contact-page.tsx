@@ -1,10 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
 import { COMPANY, phoneHref } from '#shared/company.ts'
-import { isServiceInterest } from '#shared/contact-fields.ts'
-import { CONTACT_QUERY } from '#shared/services.ts'
+import { prefilledValues } from '#shared/contact-fields.ts'
 import { ContactForm } from '../components/contact-form.tsx'
-import { MailIcon, MapPinIcon, PhoneIcon } from '../components/icons.tsx'
+import { Icon } from '../components/icons.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { CompanyAddress } from '../components/company-address.tsx'
 import { PageHero } from '../components/page-hero.tsx'
@@ -13,7 +12,6 @@ import { PageHero } from '../components/page-hero.tsx'
 export function ContactPage() {
   const { t } = useTranslation('contact')
   const [searchParams] = useSearchParams()
-  const requested = searchParams.get(CONTACT_QUERY.service)
   const { businessHours } = COMPANY
   const { opens, closes } = businessHours.weekdays
   return (
@@ -31,10 +29,7 @@ export function ContactPage() {
           <section className="contact-form-column" aria-labelledby="form-title">
             <h2 id="form-title">{t('form.heading')}</h2>
             <p className="muted">{t('form.intro')}</p>
-            <ContactForm
-              variant="full"
-              defaultService={isServiceInterest(requested) ? requested : undefined}
-            />
+            <ContactForm form="contact" initialValues={prefilledValues('contact', searchParams)} />
           </section>
 
           <aside className="contact-aside">
@@ -57,21 +52,21 @@ export function ContactPage() {
               <h2 id="details-title">{t('details.heading')}</h2>
               <ul className="contact-details">
                 <li>
-                  <MailIcon />
+                  <Icon name="mail" />
                   <span>
                     <span className="detail-label">{t('details.email')}</span>
                     <a href={`mailto:${COMPANY.email}`}>{COMPANY.email}</a>
                   </span>
                 </li>
                 <li>
-                  <PhoneIcon />
+                  <Icon name="phone" />
                   <span>
                     <span className="detail-label">{t('details.phone')}</span>
                     <a href={phoneHref(COMPANY.phone)}>{COMPANY.phone}</a>
                   </span>
                 </li>
                 <li>
-                  <MapPinIcon />
+                  <Icon name="mapPin" />
                   <span>
                     <span className="detail-label">{t('details.address')}</span>
                     <CompanyAddress />

@@ -1,35 +1,19 @@
 import { useTranslation } from 'react-i18next'
-import { FEATURES, HOME_SERVICES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
-import { servicePath } from '#shared/routes.ts'
+import { FEATURES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
+import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
 import { ContactForm } from '../components/contact-form.tsx'
 import { JsonLd } from '../components/json-ld.tsx'
 import { HeroIllustration } from '../components/hero-illustration.tsx'
-import {
-  ArrowRightIcon,
-  LayersIcon,
-  RouteIcon,
-  ServerIcon,
-  ShieldIcon,
-  UsersIcon,
-} from '../components/icons.tsx'
+import { Icon } from '../components/icons.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
-import { ServiceIcon } from '../components/service-icon.tsx'
 import { organizationJsonLd } from '../organization.ts'
 import { Section } from '../components/section.tsx'
 
-const FEATURE_ICONS = {
-  germanBased: ServerIcon,
-  cdnProtected: ShieldIcon,
-  oneInterface: LayersIcon,
-  expertTeam: UsersIcon,
-  aToZ: RouteIcon,
-}
-
 export function HomePage() {
   const { t } = useTranslation('home')
-  const { t: tc } = useTranslation()
+  const { t: tc } = useTranslation(['common', 'service-cards'])
   const { baseUrl } = useApp()
   return (
     <>
@@ -45,7 +29,7 @@ export function HomePage() {
             <div className="hero-actions">
               <LocalizedLink to="/contact" className="button button-primary button-large">
                 {t('hero.primaryCta')}
-                <ArrowRightIcon />
+                <Icon name="arrowRight" />
               </LocalizedLink>
               <LocalizedLink to="/services" className="button button-ghost button-large">
                 {t('hero.secondaryCta')}
@@ -73,18 +57,15 @@ export function HomePage() {
 
       <Section id="features" title={t('features.heading')} intro={t('features.intro')}>
         <ul className="feature-grid">
-          {FEATURES.map((key) => {
-            const Icon = FEATURE_ICONS[key]
-            return (
-              <li key={key} className="feature-card">
-                <span className="icon-badge">
-                  <Icon />
-                </span>
-                <h3>{t(`features.${key}.title`)}</h3>
-                <p>{t(`features.${key}.text`)}</p>
-              </li>
-            )
-          })}
+          {FEATURES.map(({ key, icon }) => (
+            <li key={key} className="feature-card">
+              <span className="icon-badge">
+                <Icon name={icon} />
+              </span>
+              <h3>{t(`features.${key}.title`)}</h3>
+              <p>{t(`features.${key}.text`)}</p>
+            </li>
+          ))}
         </ul>
       </Section>
 
@@ -106,18 +87,18 @@ export function HomePage() {
 
       <Section id="services" title={t('services.heading')} intro={t('services.intro')} isMuted>
         <ul className="service-grid">
-          {HOME_SERVICES.map((slug) => (
+          {SERVICES.map(({ slug, icon }) => (
             <li key={slug} className="service-card">
               <span className="icon-badge">
-                <ServiceIcon slug={slug} />
+                <Icon name={icon} />
               </span>
-              <h3>{tc(`services.${slug}`)}</h3>
-              <p>{t(`services.${slug}`)}</p>
+              <h3>{tc(`service-cards:${slug}.name`)}</h3>
+              <p>{tc(`service-cards:${slug}.teaser`)}</p>
               <LocalizedLink to={servicePath(slug)} className="text-link">
                 {t('services.learnMore')}
                 {/* The link's name starts with its visible text and says where it leads. */}
-                <span className="visually-hidden">: {tc(`services.${slug}`)}</span>
-                <ArrowRightIcon />
+                <span className="visually-hidden">: {tc(`service-cards:${slug}.name`)}</span>
+                <Icon name="arrowRight" />
               </LocalizedLink>
             </li>
           ))}
@@ -125,7 +106,7 @@ export function HomePage() {
         <p className="section-footer">
           <LocalizedLink to="/services" className="button button-secondary">
             {t('services.viewAll')}
-            <ArrowRightIcon />
+            <Icon name="arrowRight" />
           </LocalizedLink>
         </p>
       </Section>
@@ -164,7 +145,7 @@ export function HomePage() {
             <h2 id="contact-title">{t('contact.heading')}</h2>
             <p>{t('contact.intro')}</p>
           </header>
-          <ContactForm variant="short" />
+          <ContactForm form="home" />
         </div>
       </section>
     </>

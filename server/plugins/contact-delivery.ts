@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import fp from 'fastify-plugin'
 import nodemailer from 'nodemailer'
 import { Counter, Gauge, type Registry } from 'prom-client'
-import type { ContactMessage } from '#shared/contact.ts'
+import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
 import { contactMail } from '../services/mail.ts'
 import { FileOutbox, type ContactSubmission } from '../services/outbox.ts'
@@ -32,7 +32,7 @@ declare module 'fastify' {
   }
 }
 
-export type ContactPluginOptions = {
+export type ContactDeliveryOptions = {
   metrics: Registry
   /** Test knobs: how often the worker looks at the outbox, the first retry delay, and how
    * long a Redis job stays locked by a worker that stopped answering. */
@@ -93,7 +93,7 @@ function migrateFileOutbox(
  * (nodemailer, `SMTP_URL`). Without `SMTP_URL` messages stay in the outbox and the log says
  * where. The worker stops cleanly when the app closes.
  */
-export const contactPlugin = fp<ContactPluginOptions>(
+export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
   async (app, { metrics, pollMs, firstRetryMs, redisLockMs }) => {
     const { config } = app
     const outbox = new FileOutbox(resolve(config.OUTBOX_DIR))
@@ -135,10 +135,12 @@ export const contactPlugin = fp<ContactPluginOptions>(
     const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
     const send = transport
       ? async (submission: ContactSubmission) => {
-          const { locale, service } = submission.message
-          const t = app.i18n.getFixedT(locale, 'mail')
-          const serviceLabel = app.i18n.getFixedT(locale, 'common')(`form.options.${service}`)
-          await transport.sendMail(contactMail(submission, settings, t, serviceLabel))
+          const t = app.i18n.getFixedT(submission.message.locale, [
+            'mail',
+            'common',
+            'service-cards',
+          ])
+          await transport.sendMail(contactMail(submission, settings, t))
         }
       : undefined
     if (!transport) {
@@ -238,5 +240,5 @@ export const contactPlugin = fp<ContactPluginOptions>(
       },
     })
   },
-  { name: 'contact', dependencies: ['i18n'] },
+  { name: 'contact-delivery', dependencies: ['i18n'] },
 )

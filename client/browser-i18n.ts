@@ -5,8 +5,8 @@ import {
   LOCALE_UPDATE_EVENT,
   type LocaleResources,
   type LocaleUpdate,
-  type Namespace,
-} from '#shared/i18n.ts'
+  type FileNamespace,
+} from '#shared/texts.ts'
 import type { Locale } from '#shared/locales.ts'
 
 type JsonModule = { default: Record<string, unknown> }
@@ -38,7 +38,10 @@ export function createClientI18n(locale: Locale, resources: LocaleResources): I1
 }
 
 /** Add the namespaces a page needs that the page did not embed (client-side navigation). */
-export async function loadNamespaces(i18n: I18n, namespaces: readonly Namespace[]): Promise<void> {
+export async function loadNamespaces(
+  i18n: I18n,
+  namespaces: readonly FileNamespace[],
+): Promise<void> {
   const locale = i18n.language
   await Promise.all(
     namespaces

@@ -1,32 +1,24 @@
 import { useTranslation } from 'react-i18next'
-import { SERVICE_SLUGS, servicePath } from '#shared/routes.ts'
+import { SERVICES, servicePath } from '#shared/services.ts'
 import { Breadcrumbs } from '../components/breadcrumbs.tsx'
 import { CtaBand } from '../components/cta-band.tsx'
-import {
-  ArrowRightIcon,
-  CheckIcon,
-  LayersIcon,
-  LockIcon,
-  RouteIcon,
-  ServerIcon,
-} from '../components/icons.tsx'
+import { Icon } from '../components/icons.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
-import { ServiceIcon } from '../components/service-icon.tsx'
 import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
 
 const APPROACH = [
-  { key: 'oneTeam', Icon: LayersIcon },
-  { key: 'germanHosting', Icon: ServerIcon },
-  { key: 'documented', Icon: LockIcon },
-  { key: 'fixedScope', Icon: RouteIcon },
+  { key: 'oneTeam', icon: 'layers' },
+  { key: 'germanHosting', icon: 'server' },
+  { key: 'documented', icon: 'lock' },
+  { key: 'fixedScope', icon: 'route' },
 ] as const
 
 /** `/services`: all six services with summaries and links. */
 export function ServicesPage() {
   const { t } = useTranslation('services')
-  const { t: tc } = useTranslation()
+  const { t: tc } = useTranslation(['common', 'service-cards'])
   return (
     <>
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
@@ -42,25 +34,25 @@ export function ServicesPage() {
       <section className="section" aria-label={tc('nav.services')}>
         <div className="container">
           <ul className="overview-grid">
-            {SERVICE_SLUGS.map((slug) => (
+            {SERVICES.map(({ slug, icon }) => (
               <li key={slug} className="overview-card">
                 <span className="icon-badge">
-                  <ServiceIcon slug={slug} />
+                  <Icon name={icon} />
                 </span>
-                <h2>{tc(`services.${slug}`)}</h2>
-                <p>{t(`cards.${slug}.summary`)}</p>
+                <h2>{tc(`service-cards:${slug}.name`)}</h2>
+                <p>{tc(`service-cards:${slug}.summary`)}</p>
                 <ul className="check-list">
-                  {t(`cards.${slug}.highlights`, { returnObjects: true }).map((item) => (
+                  {tc(`service-cards:${slug}.highlights`, { returnObjects: true }).map((item) => (
                     <li key={item}>
-                      <CheckIcon />
+                      <Icon name="check" />
                       <span>{item}</span>
                     </li>
                   ))}
                 </ul>
                 <LocalizedLink to={servicePath(slug)} className="text-link">
                   {t('explore')}
-                  <span className="visually-hidden">: {tc(`services.${slug}`)}</span>
-                  <ArrowRightIcon />
+                  <span className="visually-hidden">: {tc(`service-cards:${slug}.name`)}</span>
+                  <Icon name="arrowRight" />
                 </LocalizedLink>
               </li>
             ))}
@@ -70,9 +62,9 @@ export function ServicesPage() {
 
       <Section id="approach" title={t('approach.heading')} isMuted>
         <ul className="benefit-grid">
-          {APPROACH.map(({ key, Icon }) => (
+          {APPROACH.map(({ key, icon }) => (
             <li key={key} className="benefit">
-              <Icon className="benefit-icon" />
+              <Icon name={icon} className="benefit-icon" />
               <h3>{t(`approach.items.${key}.title`)}</h3>
               <p>{t(`approach.items.${key}.text`)}</p>
             </li>

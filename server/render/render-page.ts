@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isbot } from 'isbot'
+import type { ContactFormState } from '#shared/contact-fields.ts'
+import { localeFromPath } from '#shared/locales.ts'
+import { keepRendered, type CachePlan } from './page-cache.ts'
+
+/** Fetch `Request` for the router, aborted when the visitor goes away. */
+function toFetchRequest(url: URL, request: FastifyRequest, reply: FastifyReply): Request {
+  const controller = new AbortController()
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort()
+  })
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item)
+    else if (value !== undefined) headers.set(name, value)
+  }
+  return new Request(url, { method: 'GET', headers, signal: controller.signal })
+}
+
+export type RenderStep = {
+  /** The page's URL on our own origin. */
+  url: URL
+  plan: CachePlan
+  /** Status to answer with instead of the router's (a form answer: 400, 429, 503). */
+  status?: number
+  /** A plain form post shown again with its errors, input or outcome. */
+  formState?: ContactFormState
+}
+
+/**
+ * Step 3 of a page request: React renders the page into the reply as a stream (people get
+ * the shell at once, crawlers the whole document), and the cache keeps a copy when the plan
+ * allows and the render finished without error.
+ */
+export async function renderAndStore(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { url, plan, status, formState }: RenderStep,
+) {
+  const locale = localeFromPath(url.pathname)
+  const result = await app.renderer.render({
+    request: toFetchRequest(url, request, reply),
+    locale,
+    i18n: app.i18nFor(locale),
+    assets: app.renderer.assets,
+    baseUrl: app.config.APP_BASE_URL,
+    waitForAll: isbot(request.headers['user-agent'] ?? ''),
+    timeoutMs: app.config.RENDER_TIMEOUT_MS,
+    onError: (error) => {
+      app.countRenderError()
+      request.log.error({ err: error }, 'render failed')
+    },
+    formState,
+    runtime: app.runtimeConfig,
+  })
+  if (result.kind === 'redirect') return reply.redirect(result.location, result.status)
+
+  const answered = status ?? result.status
+  // Only a page rendered as itself has the validator (not a 404 or the error page).
+  if (plan.kind === 'page' && answered === 200) reply.header('ETag', plan.etag)
+  reply.code(answered)
+  for (const [name, value] of result.headers) reply.header(name, value)
+  reply.header('Cache-Control', 'no-cache')
+  keepRendered(app.pageCache, plan, answered, result)
+  return reply.send(result.body)
+}

@@ -1,0 +1,170 @@
+import * as z from 'zod/mini'
+import {
+  CONTACT_FIELDS,
+  CONTACT_FORMS,
+  FIELD_ERROR_CODES,
+  isContactFormId,
+  type ContactField,
+  type ContactFieldName,
+  type ContactFormId,
+  type FieldErrorCode,
+  type FieldErrors,
+} from './contact-fields.ts'
+import { LOCALES, type Locale } from './locales.ts'
+
+/**
+ * The contact submission (README, Contact form and mail delivery): one schema, built from the
+ * field table, used by the browser for field messages and by the server as the API route's
+ * body schema. zod/mini keeps what the browser downloads small; the forms load it when a
+ * visitor starts filling them in. Error messages are codes (`tooShort`), which the forms turn
+ * into localized texts.
+ */
+
+/** One line of text: no control characters at all (no CR/LF that could become a header). */
+const SINGLE_LINE = /^[^\p{Cc}]*$/u
+/** The message may have line breaks and tabs, no other control characters. */
+const MULTI_LINE = /^(?:[^\p{Cc}]|[\t\n\r])*$/u
+
+/** Missing, empty or blank means "not given". */
+const blankToUndefined = z.transform((value: string) => (value === '' ? undefined : value))
+
+function requiredField(field: ContactField) {
+  if (field.kind === 'select') {
+    return z.enum(
+      field.options.map((option) => option.value) as [string, ...string[]],
+      'invalidOption',
+    )
+  }
+  const text = z
+    .string('required')
+    .check(
+      z.trim(),
+      z.minLength(1, 'required'),
+      z.minLength('min' in field ? field.min : 1, 'tooShort'),
+      z.maxLength(field.max, 'tooLong'),
+      z.regex(field.kind === 'textarea' ? MULTI_LINE : SINGLE_LINE, 'controlCharacters'),
+    )
+  return field.kind === 'email' ? text.check(z.email('invalidEmail')) : text
+}
+
+function optionalField(field: ContactField) {
+  return z.optional(
+    z.pipe(
+      z.pipe(z.string('invalid').check(z.trim()), blankToUndefined),
+      z.optional(requiredField(field)),
+    ),
+  )
+}
+
+const FORM_COUNT = Object.keys(CONTACT_FORMS).length
+
+/**
+ * The schema of one form's message: every field of the table, required where the table
+ * requires it on this form. Without a form (an API client), only what every form requires.
+ */
+function messageSchema(form: ContactFormId | null) {
+  const shape: Record<string, z.ZodMiniType> = {}
+  for (const field of CONTACT_FIELDS) {
+    const forms: readonly string[] = field.forms
+    const isRequired =
+      field.isRequired && (form ? forms.includes(form) : forms.length === FORM_COUNT)
+    shape[field.name] = isRequired ? requiredField(field) : optionalField(field)
+  }
+  return z.object({
+    ...shape,
+    // The language of the sender's page; anything else falls back to English.
+    locale: z.catch(z.enum(LOCALES), 'en'),
+    // The submission's own id: the form makes one per message and keeps it when the same
+    // message is sent again, so a repeated request is not a second lead. Optional for API
+    // clients; the server then makes one.
+    id: z.optional(z.string('invalid').check(z.uuid('invalid'))),
+  })
+}
+
+const FORM_SCHEMAS = {
+  contact: messageSchema('contact'),
+  home: messageSchema('home'),
+  none: messageSchema(null),
+}
+
+/** Fields every form shows and requires: always present in a validated message. */
+type AlwaysRequired = Extract<ContactField, { isRequired: true; forms: ContactFormId[] }>['name']
+
+/** A validated message as it is stored and mailed (its id travels beside it). */
+export type ContactMessage = { [Name in AlwaysRequired]: string } & {
+  [Name in Exclude<ContactFieldName, AlwaysRequired>]?: string
+} & { locale: Locale }
+
+export type ValidSubmission = { id: string | undefined; message: ContactMessage }
+
+/**
+ * `POST /api/contact`'s body, JSON or urlencoded alike: validated with the schema of the form
+ * it names (`form`), every field's problem reported at once.
+ */
+export const ContactSubmissionSchema = z.pipe(
+  z.unknown(),
+  z.transform((input, context): ValidSubmission => {
+    const form =
+      typeof input === 'object' && input !== null && 'form' in input ? input.form : undefined
+    const result = z.safeParse(FORM_SCHEMAS[isContactFormId(form) ? form : 'none'], input)
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        context.issues.push({ code: 'custom', message: issue.message, path: issue.path, input })
+      }
+      return z.NEVER
+    }
+    const { id, ...message } = result.data as ContactMessage & { id?: string }
+    return { id, message }
+  }),
+)
+
+/** Validate a submission as the API does: the message, or each field's error code. */
+export function parseContact(
+  input: unknown,
+): ({ success: true } & ValidSubmission) | { success: false; errors: FieldErrors } {
+  const result = z.safeParse(ContactSubmissionSchema, input)
+  if (result.success) return { success: true, ...result.data }
+  return { success: false, errors: fieldErrors(result.error.issues) }
+}
+
+const FIELD_NAMES: readonly string[] = CONTACT_FIELDS.map((field) => field.name)
+
+/**
+ * The first problem of each field, as a code, from a validation's issues (zod's in the
+ * browser, Fastify's on the server); problems outside the fields (locale, shape) are dropped.
+ */
+export function fieldErrors(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const { path, message } of issues) {
+    const [field] = path
+    if (typeof field !== 'string' || !FIELD_NAMES.includes(field)) continue
+    const code = (FIELD_ERROR_CODES as readonly string[]).includes(message)
+      ? (message as FieldErrorCode)
+      : 'invalid'
+    errors[field as ContactFieldName] ??= code
+  }
+  return errors
+}
+
+/** The API's answers (JSON), by status: also the route's response schemas. */
+export const ContactAnswerSchemas = {
+  202: z.object({ status: z.literal('accepted'), id: z.string() }),
+  400: z.object({
+    status: z.literal('invalid'),
+    errors: z.partialRecord(
+      z.enum(
+        CONTACT_FIELDS.map((field) => field.name) as [ContactFieldName, ...ContactFieldName[]],
+      ),
+      z.enum(FIELD_ERROR_CODES),
+    ),
+  }),
+  429: z.object({ status: z.literal('rateLimited'), retryAfterSeconds: z.number() }),
+  503: z.object({ status: z.literal('error') }),
+}
+
+/** An answer of `POST /api/contact` (JSON). */
+export type ContactApiAnswer = {
+  [Status in keyof typeof ContactAnswerSchemas]: z.output<(typeof ContactAnswerSchemas)[Status]>
+}[keyof typeof ContactAnswerSchemas]

@@ -1,0 +1,24 @@
+import type { DerivedResources, FileNamespace, FileResources, ServiceCard } from './texts.ts'
+import { PAGES } from './pages.ts'
+import { SERVICES, serviceNamespace, type ServiceSlug } from './services.ts'
+
+/**
+ * Which namespaces the server loads and how it makes the derived ones; the browser never
+ * needs this (it gets its texts embedded in the page or as one file per namespace).
+ */
+
+/** The file namespaces: the chrome's, the lead e-mail's, and those the pages declare. */
+export const FILE_NAMESPACES: readonly FileNamespace[] = [
+  ...new Set<FileNamespace>(['common', 'mail', ...PAGES.flatMap((page) => page.namespaces)]),
+]
+
+/** Make the derived namespaces of one locale from its file namespaces. */
+export function deriveNamespaces(
+  bundle: <N extends FileNamespace>(namespace: N) => FileResources[N],
+): DerivedResources {
+  return {
+    'service-cards': Object.fromEntries(
+      SERVICES.map(({ slug }) => [slug, bundle(serviceNamespace(slug)).card]),
+    ) as Record<ServiceSlug, ServiceCard>,
+  }
+}
