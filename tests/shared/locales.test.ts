@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { localeFromPath, localizePath, unlocalizePath } from '#shared/locales.ts'
+import { LOCALES, localeFromPath, localizePath, unlocalizePath } from '#shared/locales.ts'
 import { LOCALIZED_PAGES, PAGES } from '#shared/pages.ts'
+import { SERVICES } from '#shared/services.ts'
+import { TEAM } from '#shared/team.ts'
 
 describe('locale paths', () => {
   it.each([
@@ -24,10 +26,11 @@ describe('locale paths', () => {
     expect(unlocalizePath('/about')).toBe('/about')
   })
 
-  it('has 16 routes and 48 unique localized paths', () => {
-    expect(PAGES).toHaveLength(16)
+  it('has the ten fixed pages, one per service and team member, in every locale', () => {
+    expect(PAGES).toHaveLength(10 + SERVICES.length + TEAM.length)
+    expect(new Set(PAGES.map((page) => page.id)).size).toBe(PAGES.length)
     const paths = LOCALIZED_PAGES.map(({ path }) => path)
-    expect(new Set(paths).size).toBe(48)
+    expect(new Set(paths).size).toBe(PAGES.length * LOCALES.length)
     for (const path of paths) expect(path).toMatch(/^\/([a-z0-9-]+(\/[a-z0-9-]+)*)?$/)
   })
 })
