@@ -26,8 +26,8 @@ describe('locale paths', () => {
     expect(unlocalizePath('/about')).toBe('/about')
   })
 
-  it('has the ten fixed pages, one per service and team member, in every locale', () => {
-    expect(PAGES).toHaveLength(10 + SERVICES.length + TEAM.length)
+  it('has the eight fixed pages, one per service and team member, in every locale', () => {
+    expect(PAGES).toHaveLength(8 + SERVICES.length + TEAM.length)
     expect(new Set(PAGES.map((page) => page.id)).size).toBe(PAGES.length)
     const paths = LOCALIZED_PAGES.map(({ path }) => path)
     expect(new Set(paths).size).toBe(PAGES.length * LOCALES.length)
