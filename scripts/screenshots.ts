@@ -10,7 +10,6 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { chromium, type Page } from '@playwright/test'
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
-import { unlocalizePath } from '#shared/locales.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
 import { killAll, requireBuild, ROOT, startProductionServer, stop } from './lib/processes.ts'
 
@@ -28,18 +27,13 @@ const { values: args } = parseArgs({
 })
 
 const wanted = args.pages?.split(',').map((path) => path.trim())
-const paths = [
-  ...LOCALIZED_PAGES.filter((page) => !wanted || wanted.includes(unlocalizePath(page.path))).map(
-    (page) => page.path,
+/** Every page of the table in every locale (or those asked for), then the 404 page. */
+const shots = [
+  ...LOCALIZED_PAGES.filter((entry) => !wanted || wanted.includes(entry.page.path)).map(
+    (entry) => ({ path: entry.path, name: `${entry.locale}-${entry.id}` }),
   ),
-  '/this-page-does-not-exist',
+  { path: '/this-page-does-not-exist', name: 'en-not-found' },
 ]
-
-/** `/de/services/managed-it` → `de-services-managed-it`. */
-function fileName(path: string, viewport: string): string {
-  const name = path === '/' ? 'en-home' : path.slice(1).replace(/\//g, '-')
-  return `${name.startsWith('de') || name.startsWith('pl') ? name : `en-${name}`}.${viewport}.png`
-}
 
 async function settle(page: Page) {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === 'true')
@@ -56,10 +50,10 @@ try {
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
     const context = await browser.newContext({ viewport, reducedMotion: 'reduce' })
     const page = await context.newPage()
-    for (const path of paths) {
+    for (const { path, name } of shots) {
       await page.goto(`${base}${path}`)
       await settle(page)
-      const file = fileName(path, viewportName)
+      const file = `${name}.${viewportName}.png`
       const shot = await page.screenshot({ fullPage: true, animations: 'disabled' })
       const target = join(args.out, file)
       writeFileSync(target, shot)
@@ -80,7 +74,7 @@ try {
   await stop(child)
   killAll()
 }
-console.log(`${paths.length * 2} screenshots in ${args.out}`)
+console.log(`${shots.length * 2} screenshots in ${args.out}`)
 if (args.compare) {
   console.log(
     different.length === 0

@@ -23,7 +23,12 @@ async function page(url: string) {
   return response.body
 }
 
-const PRIVACY_DATES = { en: 'May 22, 2024', de: '22. Mai 2024', pl: '22 maja 2024' } as const
+/** The date as each language writes it, spelled out here rather than computed by the code under test. */
+const PRIVACY_DATES = [
+  ['en', 'May 22, 2024'],
+  ['de', '22. Mai 2024'],
+  ['pl', '22 maja 2024'],
+] as const
 
 describe('imprint', () => {
   it.each(LOCALES)('in %s shows the facts § 5 DDG requires', async (locale) => {
@@ -61,9 +66,9 @@ describe('terms of service', () => {
 })
 
 describe('privacy policy', () => {
-  it.each(LOCALES)('in %s is dated 22 May 2024 in the local format', async (locale) => {
+  it.each(PRIVACY_DATES)('in %s is dated 22 May 2024 in the local format', async (locale, date) => {
     const body = await page(localizePath(locale, '/privacy-policy'))
-    expect(body).toContain(PRIVACY_DATES[locale])
+    expect(body).toContain(date)
     expect(body).toContain(html(COMPANY.hosting.provider))
     expect(body).toContain(html(COMPANY.mailProvider))
     expect(body).toContain(html(COMPANY.supervisoryAuthority.name))
