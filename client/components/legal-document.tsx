@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import { formatLegalDate } from '#shared/legal.ts'
+import { companyPlaceholders } from '#shared/company.ts'
 import { useApp } from '../app-context.tsx'
 import { PageMeta } from './page-meta.tsx'
 
@@ -16,9 +17,8 @@ export type LegalSection = {
 }
 
 type LegalDocumentProps = {
-  meta: { title: string; description: string }
-  title: string
-  intro: string
+  /** The page's texts: `meta`, `title` and `intro` are read from here, the sections by the page. */
+  namespace: 'terms' | 'privacy' | 'cookies' | 'imprint'
   /** ISO date of the last change, shown in the locale's format. */
   updated?: string
   sections: readonly LegalSection[]
@@ -30,15 +30,9 @@ type LegalDocumentProps = {
  * Long-form legal text: one `h1`, a table of contents with anchors, numbered or plain
  * sections with their own headings, and a readable line length.
  */
-export function LegalDocument({
-  meta,
-  title,
-  intro,
-  updated,
-  sections,
-  children,
-}: LegalDocumentProps) {
+export function LegalDocument({ namespace, updated, sections, children }: LegalDocumentProps) {
   const { t } = useTranslation()
+  const { t: tl } = useTranslation(namespace)
   const { locale } = useApp()
   const heading = (section: LegalSection) =>
     section.number === undefined
@@ -46,15 +40,15 @@ export function LegalDocument({
       : t('legal.numberedHeading', { number: section.number, heading: section.heading })
   return (
     <article className="legal container">
-      <PageMeta title={meta.title} description={meta.description} />
+      <PageMeta title={tl('meta.title')} description={tl('meta.description')} />
       <header className="legal-header">
-        <h1>{title}</h1>
+        <h1>{tl('title')}</h1>
         {updated ? (
           <p className="legal-updated">
             {t('legal.lastUpdated', { date: formatLegalDate(updated, LOCALE_INFO[locale].iso) })}
           </p>
         ) : null}
-        <p className="legal-intro">{intro}</p>
+        <p className="legal-intro">{tl('intro', companyPlaceholders(locale))}</p>
       </header>
       {children}
       {sections.length > 5 ? (

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { SECURITY_CAPABILITIES, SECURITY_FRAMEWORKS } from '#shared/services.ts'
-import { Icon } from './icons.tsx'
+import { SECURITY_CAPABILITIES, SECURITY_FRAMEWORKS } from '#shared/service-sections.ts'
+import { IconCard } from './icon-card.tsx'
 import { Section } from './section.tsx'
 
 /** Security & compliance: the six capabilities. */
@@ -15,13 +15,12 @@ export function SecurityCapabilities() {
     >
       <ul className="card-grid">
         {SECURITY_CAPABILITIES.map(({ key, icon }) => (
-          <li key={key} className="feature-card">
-            <span className="icon-badge">
-              <Icon name={icon} />
-            </span>
-            <h3>{t(`capabilities.items.${key}.title`)}</h3>
-            <p>{t(`capabilities.items.${key}.text`)}</p>
-          </li>
+          <IconCard
+            key={key}
+            icon={icon}
+            title={t(`capabilities.items.${key}.title`)}
+            text={t(`capabilities.items.${key}.text`)}
+          />
         ))}
       </ul>
     </Section>

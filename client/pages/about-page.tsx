@@ -1,13 +1,12 @@
 import { useTranslation } from 'react-i18next'
 import { COMPANY } from '#shared/company.ts'
-import { TEAM, teamPath } from '#shared/team.ts'
+import { TEAM } from '#shared/team.ts'
 import { useApp } from '../app-context.tsx'
+import { IconCard } from '../components/icon-card.tsx'
+import { TeamCard } from '../components/team-card.tsx'
 import { CtaBand } from '../components/cta-band.tsx'
-import { Icon } from '../components/icons.tsx'
 import { JsonLd } from '../components/json-ld.tsx'
-import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
-import { Portrait } from '../components/portrait.tsx'
 import { organizationJsonLd } from '../organization.ts'
 import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
@@ -21,7 +20,6 @@ const VALUES = [
 /** `/about`: the story, three values and the two co-founders. */
 export function AboutPage() {
   const { t } = useTranslation('about')
-  const { t: tt } = useTranslation('team')
   const { baseUrl } = useApp()
   const values = { foundingYear: COMPANY.foundingYear }
   return (
@@ -68,13 +66,12 @@ export function AboutPage() {
       <Section id="values" title={t('values.heading')} intro={t('values.intro')} isMuted>
         <ul className="card-grid">
           {VALUES.map(({ key, icon }) => (
-            <li key={key} className="feature-card">
-              <span className="icon-badge">
-                <Icon name={icon} />
-              </span>
-              <h3>{t(`values.items.${key}.title`)}</h3>
-              <p>{t(`values.items.${key}.text`)}</p>
-            </li>
+            <IconCard
+              key={key}
+              icon={icon}
+              title={t(`values.items.${key}.title`)}
+              text={t(`values.items.${key}.text`)}
+            />
           ))}
         </ul>
       </Section>
@@ -82,19 +79,7 @@ export function AboutPage() {
       <Section id="team" title={t('team.heading')} intro={t('team.intro')}>
         <ul className="team-grid">
           {TEAM.map((member) => (
-            <li key={member.slug} className="team-card">
-              <Portrait slug={member.slug} alt={tt(`members.${member.key}.portraitAlt`)} />
-              <div className="team-card-body">
-                <h3>{member.name}</h3>
-                <p className="team-role">{tt(`members.${member.key}.role`)}</p>
-                <p>{tt(`members.${member.key}.teaser`)}</p>
-                <LocalizedLink to={teamPath(member.slug)} className="text-link">
-                  {t('team.readMore')}
-                  <span className="visually-hidden">: {member.name}</span>
-                  <Icon name="arrowRight" />
-                </LocalizedLink>
-              </div>
-            </li>
+            <TeamCard key={member.slug} member={member} hasTeaser />
           ))}
         </ul>
       </Section>

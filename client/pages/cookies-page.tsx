@@ -2,26 +2,19 @@ import { useTranslation } from 'react-i18next'
 import { COMPANY, companyPlaceholders } from '#shared/company.ts'
 import { COOKIE_POLICY_SECTIONS, COOKIES, LEGAL_UPDATED } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
-import { LegalDocument, type LegalSection } from '../components/legal-document.tsx'
+import { LegalDocument } from '../components/legal-document.tsx'
+import { legalSections } from '../components/legal-sections.ts'
 
 /** `/cookie-policy`: exactly the cookies the site sets (today only the language cookie). */
 export function CookiesPage() {
   const { t } = useTranslation('cookies')
   const { locale } = useApp()
   const values = companyPlaceholders(locale)
-  const sections: LegalSection[] = COOKIE_POLICY_SECTIONS.map((id) => ({
-    id,
-    heading: t(`sections.${id}.heading`, values),
-    paragraphs: t(`sections.${id}.paragraphs`, { ...values, returnObjects: true }),
-  }))
+  const sections = legalSections(COOKIE_POLICY_SECTIONS, (id) =>
+    t(`sections.${id}`, { ...values, returnObjects: true }),
+  )
   return (
-    <LegalDocument
-      meta={{ title: t('meta.title'), description: t('meta.description') }}
-      title={t('title')}
-      intro={t('intro', values)}
-      updated={LEGAL_UPDATED.cookies}
-      sections={sections}
-    >
+    <LegalDocument namespace="cookies" updated={LEGAL_UPDATED.cookies} sections={sections}>
       <div className="table-scroll">
         <table className="data-table">
           <caption>{t('table.caption')}</caption>

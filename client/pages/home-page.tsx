@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { FEATURES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
+import { IconCard, MoreLink } from '../components/icon-card.tsx'
 import { ContactForm } from '../components/contact-form.tsx'
 import { JsonLd } from '../components/json-ld.tsx'
 import { HeroIllustration } from '../components/hero-illustration.tsx'
@@ -58,13 +59,12 @@ export function HomePage() {
       <Section id="features" title={t('features.heading')} intro={t('features.intro')}>
         <ul className="feature-grid">
           {FEATURES.map(({ key, icon }) => (
-            <li key={key} className="feature-card">
-              <span className="icon-badge">
-                <Icon name={icon} />
-              </span>
-              <h3>{t(`features.${key}.title`)}</h3>
-              <p>{t(`features.${key}.text`)}</p>
-            </li>
+            <IconCard
+              key={key}
+              icon={icon}
+              title={t(`features.${key}.title`)}
+              text={t(`features.${key}.text`)}
+            />
           ))}
         </ul>
       </Section>
@@ -88,19 +88,19 @@ export function HomePage() {
       <Section id="services" title={t('services.heading')} intro={t('services.intro')} isMuted>
         <ul className="service-grid">
           {SERVICES.map(({ slug, icon }) => (
-            <li key={slug} className="service-card">
-              <span className="icon-badge">
-                <Icon name={icon} />
-              </span>
-              <h3>{tc(`service-cards:${slug}.name`)}</h3>
-              <p>{tc(`service-cards:${slug}.teaser`)}</p>
-              <LocalizedLink to={servicePath(slug)} className="text-link">
-                {t('services.learnMore')}
-                {/* The link's name starts with its visible text and says where it leads. */}
-                <span className="visually-hidden">: {tc(`service-cards:${slug}.name`)}</span>
-                <Icon name="arrowRight" />
-              </LocalizedLink>
-            </li>
+            <IconCard
+              key={slug}
+              className="service-card"
+              icon={icon}
+              title={tc(`service-cards:${slug}.name`)}
+              text={tc(`service-cards:${slug}.teaser`)}
+            >
+              <MoreLink
+                to={servicePath(slug)}
+                label={t('services.learnMore')}
+                name={tc(`service-cards:${slug}.name`)}
+              />
+            </IconCard>
           ))}
         </ul>
         <p className="section-footer">

@@ -2,7 +2,8 @@ import { useTranslation } from 'react-i18next'
 import { COMPANY, companyPlaceholders, phoneHref } from '#shared/company.ts'
 import { IMPRINT_SECTIONS } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
-import { LegalDocument, type LegalSection } from '../components/legal-document.tsx'
+import { LegalDocument } from '../components/legal-document.tsx'
+import { legalSections } from '../components/legal-sections.ts'
 
 /** `/imprint`: the provider information of § 5 DDG for a Partnerschaftsgesellschaft. */
 export function ImprintPage() {
@@ -10,18 +11,11 @@ export function ImprintPage() {
   const { locale } = useApp()
   const values = companyPlaceholders(locale)
   const { address } = COMPANY
-  const sections: LegalSection[] = IMPRINT_SECTIONS.map((id) => ({
-    id,
-    heading: t(`sections.${id}.heading`, values),
-    paragraphs: t(`sections.${id}.paragraphs`, { ...values, returnObjects: true }),
-  }))
+  const sections = legalSections(IMPRINT_SECTIONS, (id) =>
+    t(`sections.${id}`, { ...values, returnObjects: true }),
+  )
   return (
-    <LegalDocument
-      meta={{ title: t('meta.title'), description: t('meta.description') }}
-      title={t('title')}
-      intro={t('intro', values)}
-      sections={sections}
-    >
+    <LegalDocument namespace="imprint" sections={sections}>
       <dl className="facts">
         <dt>{t('labels.provider')}</dt>
         <dd>{COMPANY.legalName}</dd>

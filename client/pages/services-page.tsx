@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { Breadcrumbs } from '../components/breadcrumbs.tsx'
+import { IconCard, MoreLink } from '../components/icon-card.tsx'
 import { CtaBand } from '../components/cta-band.tsx'
 import { Icon } from '../components/icons.tsx'
-import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
@@ -35,12 +35,14 @@ export function ServicesPage() {
         <div className="container">
           <ul className="overview-grid">
             {SERVICES.map(({ slug, icon }) => (
-              <li key={slug} className="overview-card">
-                <span className="icon-badge">
-                  <Icon name={icon} />
-                </span>
-                <h2>{tc(`service-cards:${slug}.name`)}</h2>
-                <p>{tc(`service-cards:${slug}.summary`)}</p>
+              <IconCard
+                key={slug}
+                className="overview-card"
+                heading="h2"
+                icon={icon}
+                title={tc(`service-cards:${slug}.name`)}
+                text={tc(`service-cards:${slug}.summary`)}
+              >
                 <ul className="check-list">
                   {tc(`service-cards:${slug}.highlights`, { returnObjects: true }).map((item) => (
                     <li key={item}>
@@ -49,12 +51,12 @@ export function ServicesPage() {
                     </li>
                   ))}
                 </ul>
-                <LocalizedLink to={servicePath(slug)} className="text-link">
-                  {t('explore')}
-                  <span className="visually-hidden">: {tc(`service-cards:${slug}.name`)}</span>
-                  <Icon name="arrowRight" />
-                </LocalizedLink>
-              </li>
+                <MoreLink
+                  to={servicePath(slug)}
+                  label={t('explore')}
+                  name={tc(`service-cards:${slug}.name`)}
+                />
+              </IconCard>
             ))}
           </ul>
         </div>

@@ -2,9 +2,10 @@ import { useTranslation } from 'react-i18next'
 import { COMPANY } from '#shared/company.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ScreenPage } from '#shared/pages.ts'
-import { TEAM, teamMember, teamPath } from '#shared/team.ts'
+import { TEAM, teamMember } from '#shared/team.ts'
 import { useApp } from '../app-context.tsx'
 import { Breadcrumbs } from '../components/breadcrumbs.tsx'
+import { TeamCard } from '../components/team-card.tsx'
 import { Icon } from '../components/icons.tsx'
 import { JsonLd } from '../components/json-ld.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
@@ -19,7 +20,6 @@ export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
   const member = teamMember(slug)
   const { t } = useTranslation('team')
   const { t: tc } = useTranslation()
-  const { t: ta } = useTranslation('about')
   const { baseUrl, locale } = useApp()
   const key = member.key
   const languages = new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
@@ -90,18 +90,7 @@ export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
       <Section id="other" title={t('labels.otherMember')} isMuted>
         <ul className="team-grid team-grid-compact">
           {others.map((other) => (
-            <li key={other.slug} className="team-card">
-              <Portrait slug={other.slug} alt={t(`members.${other.key}.portraitAlt`)} />
-              <div className="team-card-body">
-                <h3>{other.name}</h3>
-                <p className="team-role">{t(`members.${other.key}.role`)}</p>
-                <LocalizedLink to={teamPath(other.slug)} className="text-link">
-                  {ta('team.readMore')}
-                  <span className="visually-hidden">: {other.name}</span>
-                  <Icon name="arrowRight" />
-                </LocalizedLink>
-              </div>
-            </li>
+            <TeamCard key={other.slug} member={other} />
           ))}
         </ul>
         <p className="section-footer">

@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCALES, localizePath } from '#shared/locales.ts'
-import {
-  SECURITY_FRAMEWORKS,
-  SERVICES,
-  serviceNamespace,
-  servicePath,
-  SUPPORT_TIERS,
-} from '#shared/services.ts'
+import { SECURITY_FRAMEWORKS, SUPPORT_TIERS } from '#shared/service-sections.ts'
+import { SERVICES, serviceNamespace, servicePath } from '#shared/services.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { get, html, texts, type Json } from '#tests/helpers/locales.ts'
 
