@@ -106,6 +106,10 @@ test.describe('development mode', () => {
       "  const { t } = useTranslation('home')",
       "  const { t } = useTranslation('home')\n  if (t('hero.title')) throw new Error('Kaputt im Test')",
     )
+    // Vite's watcher sees the edit a moment later (longer on a busy machine).
+    await expect
+      .poll(async () => (await fetch(`${origin}/de`)).status, { timeout: 15_000 })
+      .toBe(500)
     const response = await page.goto('/de')
     expect(response?.status()).toBe(500)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Interner Serverfehler')
