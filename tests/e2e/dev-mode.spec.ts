@@ -77,7 +77,7 @@ test.describe('development mode', () => {
     expect(await marker()).toBe('no reload')
 
     edit(
-      'client/styles/global.css',
+      'client/styles/components/footer.css',
       '.footer-brand p {\n',
       '.footer-brand p {\n  text-transform: uppercase;\n',
     )
