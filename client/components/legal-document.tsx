@@ -5,6 +5,7 @@ import { formatLegalDate } from '#shared/legal.ts'
 import { companyPlaceholders } from '#shared/company.ts'
 import { useApp } from '../app-context.tsx'
 import { PageMeta } from './page-meta.tsx'
+import '../styles/pages/legal.css'
 
 export type LegalSection = {
   /** Anchor of the section, also its entry in the table of contents. */

@@ -10,6 +10,7 @@ import { PageMeta } from '../components/page-meta.tsx'
 import { organizationJsonLd } from '../organization.ts'
 import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import '../styles/pages/about.css'
 
 const VALUES = [
   { key: 'clarity', icon: 'layers' },

@@ -7,6 +7,7 @@ import { Icon } from '../components/icons.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { CompanyAddress } from '../components/company-address.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import '../styles/pages/contact.css'
 
 /** `/contact`: the form (with a service preselected from the query), hours and details. */
 export function ContactPage() {

@@ -11,6 +11,7 @@ import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { organizationJsonLd } from '../organization.ts'
 import { Section } from '../components/section.tsx'
+import '../styles/pages/home.css'
 
 export function HomePage() {
   const { t } = useTranslation('home')

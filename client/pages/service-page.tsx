@@ -20,6 +20,7 @@ import { Section } from '../components/section.tsx'
 import { SecurityCapabilities, SecurityFrameworks } from '../components/security-sections.tsx'
 import { SupportTiers } from '../components/support-tiers.tsx'
 import type { ScreenProps } from '../routes.tsx'
+import '../styles/pages/service.css'
 
 type SectionProps = { service: Service }
 

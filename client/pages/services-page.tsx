@@ -7,6 +7,7 @@ import { Icon } from '../components/icons.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import '../styles/pages/service.css'
 
 const APPROACH = [
   { key: 'oneTeam', icon: 'layers' },

@@ -13,6 +13,7 @@ import { PageMeta } from '../components/page-meta.tsx'
 import { Portrait } from '../components/portrait.tsx'
 import type { ScreenProps } from '../routes.tsx'
 import { Section } from '../components/section.tsx'
+import '../styles/pages/about.css'
 
 /** `/team/{slug}`: one co-founder's profile. */
 export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs'
+import { readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import middie from '@fastify/middie'
 import type { FastifyInstance } from 'fastify'
@@ -16,6 +16,19 @@ export type DevServerOptions = { root: string }
 const SERVER_ENTRY = '/client/entry-server.tsx'
 const CLIENT_ENTRY = '/client/entry-client.tsx'
 const STYLESHEET = '/client/styles/global.css'
+
+/**
+ * The page stylesheets (each an `@layer pages` block that its page module imports): in the
+ * build the manifest links a page's own; here every one is linked, so the server's first paint
+ * is styled before Vite's client injects them.
+ */
+function pageStylesheets(root: string): string[] {
+  const dir = join(root, 'client', 'styles', 'pages')
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.css'))
+    .filter((name) => readFileSync(join(dir, name), 'utf8').includes('@layer pages'))
+    .map((name) => `/client/styles/pages/${name}`)
+}
 
 /**
  * Development mode (`npm run dev`): Vite in middleware mode inside this Fastify instance. The
@@ -43,12 +56,12 @@ export const devServerPlugin = fp<DevServerOptions>(
     app.addHook('preClose', () => vite.close())
     await app.register(middie)
     app.use(vite.middlewares)
-    app.decorate('renderer', devRenderer(vite))
+    app.decorate('renderer', devRenderer(vite, pageStylesheets(root)))
   },
   { name: 'dev-server', dependencies: ['i18n'] },
 )
 
-function devRenderer(vite: ViteDevServer): Renderer {
+function devRenderer(vite: ViteDevServer, styles: readonly string[]): Renderer {
   return {
     async render(options) {
       const entry = (await vite.ssrLoadModule(SERVER_ENTRY)) as typeof EntryServer
@@ -65,7 +78,7 @@ function devRenderer(vite: ViteDevServer): Renderer {
     // client updates both on edits.
     assets: () => ({
       bootstrap: ['/@vite/client', CLIENT_ENTRY],
-      styles: [STYLESHEET],
+      styles: [STYLESHEET, ...styles],
       modules: [],
       fonts: [],
     }),

@@ -1,5 +1,5 @@
 // The stylesheet's rules (client/styles/): small files, every one in a cascade layer, colours
-// and breakpoints only from tokens.css. Reads the files; the last test runs them through
+// only from tokens.css and breakpoints only from media.css. Reads the files; the last test runs them through
 // Vite's CSS pipeline with vite.config.ts, as the build and the dev server do.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
@@ -10,6 +10,7 @@ const ROOT = join(import.meta.dirname, '..', '..')
 const STYLES = join(ROOT, 'client', 'styles')
 const ENTRY = 'global.css'
 const TOKENS = 'tokens.css'
+const MEDIA = 'media.css'
 const LAYERS = ['tokens', 'base', 'layout', 'components', 'pages']
 const MAX_LINES = 500
 
@@ -25,6 +26,14 @@ const FILES = cssFiles(STYLES)
   .map((file) => relative(STYLES, file).split('\\').join('/'))
   .sort()
 const read = (file: string) => readFileSync(join(STYLES, file), 'utf8')
+/** A page's own stylesheet: one `@layer pages` block, imported by its page module. */
+const isPageStylesheet = (file: string) =>
+  file.startsWith('pages/') && read(file).includes('@layer pages')
+const PAGE_FILES = FILES.filter(isPageStylesheet)
+/** Every module of the client, to find which imports a page stylesheet. */
+const MODULES = readdirSync(join(ROOT, 'client'), { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.tsx'))
+  .map((name) => readFileSync(join(ROOT, 'client', name), 'utf8'))
 const withoutComments = (css: string) => css.replace(/\/\*[\s\S]*?\*\//g, '')
 const code = new Map(FILES.map((file) => [file, withoutComments(read(file))]))
 const source = (file: string) => code.get(file) ?? ''
@@ -71,12 +80,15 @@ describe('the cascade layers', () => {
     expect(rest.trim()).toBe('')
   })
 
-  it(`${ENTRY} imports every other file once, each into a layer, in the layers' order`, () => {
+  it(`${ENTRY} imports every shared file once, each into a layer, in the layers' order`, () => {
     const imported = imports.map(({ file }) => file)
-    expect(imported.toSorted()).toEqual(FILES.filter((file) => file !== ENTRY))
+    expect(imported.toSorted()).toEqual(
+      FILES.filter((file) => file !== ENTRY && !PAGE_FILES.includes(file)),
+    )
     expect(new Set(imported).size).toBe(imported.length)
+    expect(imported[0], `${MEDIA} comes first`).toBe(MEDIA)
     let previous = 0
-    for (const { file, layer } of imports) {
+    for (const { file, layer } of imports.slice(1)) {
       if (file === TOKENS) {
         // Unlayered: its @custom-media must stay at the top level, and it puts its custom
         // properties into @layer tokens itself (checked below).
@@ -92,16 +104,31 @@ describe('the cascade layers', () => {
     }
   })
 
-  it('no other file imports a stylesheet', () => {
-    for (const file of FILES.filter((name) => name !== ENTRY)) {
+  it(`no other file imports a stylesheet but a page's own, which imports ${MEDIA} only`, () => {
+    for (const file of FILES.filter((name) => name !== ENTRY && !PAGE_FILES.includes(name))) {
       expect(source(file), file).not.toMatch(/@import\b/)
+    }
+    for (const file of PAGE_FILES) {
+      expect(source(file).match(/@import\s+'[^']+'/g), file).toEqual([`@import '../${MEDIA}'`])
     }
   })
 
-  it(`${TOKENS} holds its breakpoints at the top level and everything else in @layer tokens`, () => {
-    const rest = source(TOKENS)
-      .replace(/@custom-media\s+--[\w-]+\s+[^;]+;/g, '')
+  it.each(PAGE_FILES)('%s is one @layer pages block, imported by a page module', (file) => {
+    const rest = source(file)
+      .replace(/@import\s+'[^']+'\s*;/g, '')
       .trim()
+    expect(rest.startsWith('@layer pages {')).toBe(true)
+    expect(rest.endsWith('}')).toBe(true)
+    expect(MODULES.some((module) => module.includes(`styles/${file}'`))).toBe(true)
+  })
+
+  it(`${MEDIA} holds only the breakpoints, and ${TOKENS} only @layer tokens`, () => {
+    expect(
+      source(MEDIA)
+        .replace(/@custom-media\s+--[\w-]+\s+[^;]+;/g, '')
+        .trim(),
+    ).toBe('')
+    const rest = source(TOKENS).trim()
     expect(rest.startsWith('@layer tokens {')).toBe(true)
     // The block that opens first closes last.
     let depth = 0
@@ -121,16 +148,16 @@ describe('tokens', () => {
     expect(literals, `${file}: use a colour role from ${TOKENS}`).toEqual([])
   })
 
-  it.each(FILES.filter((file) => file !== TOKENS))(
+  it.each(FILES.filter((file) => file !== MEDIA))(
     '%s writes no breakpoint as a number (only custom media)',
     (file) => {
       const literal = mediaQueries(source(file)).filter((query) => LITERAL_WIDTH.test(query))
-      expect(literal, `${file}: use a @custom-media breakpoint from ${TOKENS}`).toEqual([])
+      expect(literal, `${file}: use a @custom-media breakpoint from ${MEDIA}`).toEqual([])
     },
   )
 
-  it(`every custom media used is declared in ${TOKENS}, and every one declared is used`, () => {
-    const declared = [...source(TOKENS).matchAll(/@custom-media\s+(--[\w-]+)/g)].map(
+  it(`every custom media used is declared in ${MEDIA}, and every one declared is used`, () => {
+    const declared = [...source(MEDIA).matchAll(/@custom-media\s+(--[\w-]+)/g)].map(
       ([, name]) => name,
     )
     const used = new Set(
@@ -164,13 +191,24 @@ describe('tokens', () => {
 })
 
 describe("Vite's CSS pipeline (vite.config.ts)", () => {
-  it('bundles every file into its layer and resolves every custom media', async () => {
-    const config = await resolveConfig(
-      { root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'silent' },
-      'build',
-    )
-    const file = join(STYLES, ENTRY)
-    const { code: css } = await preprocessCSS(readFileSync(file, 'utf8'), file, config)
+  const config = resolveConfig(
+    { root: ROOT, configFile: join(ROOT, 'vite.config.ts'), logLevel: 'silent' },
+    'build',
+  )
+  const processed = async (name: string) => {
+    const file = join(STYLES, name)
+    return (await preprocessCSS(readFileSync(file, 'utf8'), file, await config)).code
+  }
+
+  it.each(PAGE_FILES)('%s becomes one pages layer with its breakpoints resolved', async (file) => {
+    const css = await processed(file)
+    expect(css).not.toMatch(/@import|@custom-media/)
+    expect(mediaQueries(css).filter((query) => query.includes('(--'))).toEqual([])
+    expect([...css.matchAll(/@layer\s+([\w-]+)/g)].map(([, name]) => name)).toEqual(['pages'])
+  })
+
+  it('bundles every shared file into its layer and resolves every custom media', async () => {
+    const css = await processed(ENTRY)
     expect(css).not.toMatch(/@import|@custom-media/)
     const queries = mediaQueries(css)
     expect(queries.length).toBeGreaterThan(10)
