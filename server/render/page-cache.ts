@@ -127,9 +127,17 @@ export function planCaching(
   const year = new Date().getFullYear()
   if (pageAt(url.pathname)) {
     const input = `${options.buildId}\n${url.pathname}${url.search}\n${year}`
-    const etag = `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`
-    const key = url.search === '' ? url.pathname : null
-    return { kind: 'page', key, etag, year, vary: options.vary }
+    let etag: string | undefined
+    return {
+      kind: 'page',
+      key: url.search === '' ? url.pathname : null,
+      year,
+      vary: options.vary,
+      // Hashed only when needed: a page served from memory answers with the one it was kept with.
+      get etag() {
+        return (etag ??= `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`)
+      },
+    }
   }
   if (!TEMPLATE_SAFE_PATH.test(url.pathname)) return { kind: 'none' }
   return { kind: 'not-found', locale: localeFromPath(url.pathname), path: url.pathname, year }
@@ -147,10 +155,9 @@ export function answerFromCache(
 ): boolean {
   if (plan.kind === 'page') {
     const cached = plan.key ? cache.get(plan.key, plan.year) : undefined
-    const isFresh = request.headers['if-none-match'] === plan.etag
     if (cached) {
       reply.headers(cached.headers)
-      if (isFresh) {
+      if (request.headers['if-none-match'] === cached.etag) {
         void reply.code(304).send()
         return true
       }
@@ -159,7 +166,7 @@ export function answerFromCache(
       void reply.code(200).send(body)
       return true
     }
-    if (isFresh) {
+    if (request.headers['if-none-match'] === plan.etag) {
       void reply.code(304).headers({ etag: plan.etag, 'cache-control': 'no-cache' }).send()
       return true
     }
