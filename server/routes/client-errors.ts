@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 
 const BeaconSchema = z.strictObject({
@@ -13,16 +13,19 @@ const BeaconSchema = z.strictObject({
 
 /**
  * `POST /api/client-errors`: the browser reports a failed chunk or start-up so ops see version
- * skew in the logs. Small, rate limited, no personal data: kind, page path and build id only.
+ * skew in the logs. Small, rate limited, no personal data: kind, page path and build id only
+ * (anything else in the body is refused with 400 by the schema).
  */
-export async function clientErrorRoutes(app: FastifyInstance) {
+export const clientErrorRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/client-errors',
-    { bodyLimit: 1024, config: { rateLimit: { max: 10, timeWindow: 60_000 } } },
+    {
+      bodyLimit: 1024,
+      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      schema: { body: BeaconSchema },
+    },
     async (request, reply) => {
-      const parsed = BeaconSchema.safeParse(request.body)
-      if (!parsed.success) return reply.code(400).send({ error: 'Invalid report' })
-      const { kind, path, buildId } = parsed.data
+      const { kind, path, buildId } = request.body
       request.log.warn(
         { kind, path: path.split(/[?#]/)[0], buildId, serverBuildId: app.renderer.build.id },
         'client error reported',
