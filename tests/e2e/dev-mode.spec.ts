@@ -142,15 +142,11 @@ test.describe('development mode', () => {
     // Vite's client notices the lost socket and reloads the page once the server is back.
     const reloaded = page.waitForEvent('load', { timeout: 15_000 })
     const started = performance.now()
-    edit(
-      'server/routes/health.ts',
-      "return { status: 'ok' }",
-      "return { status: 'ok', edited: true }",
-    )
+    edit('server/routes/seo.ts', 'Disallow: /api/', 'Disallow: /api/\\nDisallow: /edited/')
     await expect
       .poll(async () => {
         try {
-          return ((await (await fetch(`${origin}/healthz`)).json()) as { edited?: boolean }).edited
+          return (await (await fetch(`${origin}/robots.txt`)).text()).includes('/edited/')
         } catch {
           return false
         }
