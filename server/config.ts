@@ -83,6 +83,8 @@ export const ConfigSchema = z.object({
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
   MAIL_TO: mailbox.default('kontakt@modernwerk.example'),
   OUTBOX_DIR: z.string().trim().min(1).default('./data/outbox'),
+  /** Days an undeliverable contact message is kept before it is deleted (privacy policy). */
+  CONTACT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   CONTACT_RATE_MAX: z.coerce.number().int().min(1).max(10_000).default(5),
   CONTACT_RATE_WINDOW: duration.default(15 * 60_000),
   TRUST_PROXY: trustProxy.optional(),

@@ -9,6 +9,7 @@ import { contactMail } from '../services/mail.ts'
 import { FileOutbox, type ContactSubmission } from '../services/outbox.ts'
 import { checkRedisDurability } from '../services/redis-config.ts'
 import { RedisOutbox } from '../services/redis-outbox.ts'
+import { startRetention } from '../services/retention.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +26,11 @@ declare module 'fastify' {
       rejectSpam: () => string
       /** Counts a submission that was refused. */
       count: (outcome: 'invalid' | 'rateLimited' | 'error') => void
+      /**
+       * Deletes what was not delivered within `CONTACT_RETENTION_DAYS` as of `now` (runs
+       * hourly by itself); resolves with how many messages went.
+       */
+      purgeExpired: (now?: number) => Promise<number>
       outbox: FileOutbox
       /** The shared queue when `REDIS_URL` is set. */
       queue: RedisOutbox | null
@@ -188,6 +194,23 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       })
     }
 
+    const purged = new Counter({
+      name: 'contact_messages_purged_total',
+      help: 'Contact messages deleted undelivered after CONTACT_RETENTION_DAYS',
+      registers: [metrics],
+    })
+    const retention = startRetention({
+      days: config.CONTACT_RETENTION_DAYS,
+      log: app.log,
+      purged: (count) => purged.inc(count),
+      // With Redis the folder only holds what has not moved into the queue yet.
+      async purge(cutoff) {
+        const fromFolder = await outbox.purgeReceivedBefore(cutoff).catch(() => [])
+        return queue ? [...fromFolder, ...(await queue.purgeReceivedBefore(cutoff))] : fromFolder
+      },
+    })
+    app.addHook('onClose', () => retention.stop())
+
     const states = ['waiting', 'active', 'delayed', 'failed'] as const
     new Gauge({
       name: 'contact_queue_jobs',
@@ -238,6 +261,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       count(outcome) {
         submissions.inc({ outcome })
       },
+      purgeExpired: retention.run,
     })
   },
   { name: 'contact-delivery', dependencies: ['i18n'] },

@@ -55,7 +55,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
       } catch (error) {
         const attempts = entry.attempts + 1
         const reason = error instanceof Error ? error.message : String(error)
-        await outbox.put({
+        // Purged or erased while it was being sent: it stays gone.
+        await outbox.update({
           ...entry,
           attempts,
           nextAttemptAt: now() + retryDelay(attempts, firstRetryMs),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, readdir, readFile, rename, rm, unlink } from 'node:fs/promises'
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 
@@ -20,6 +20,19 @@ export type OutboxEntry = ContactSubmission & {
 
 const SUFFIX = '.json'
 const ID = /^[0-9a-f-]{36}$/
+
+/** A message that left the outbox without being delivered: what its log line may say. */
+export type RemovedEntry = {
+  id: string
+  /** Missing when the file could not be read (its age is then the file's). */
+  receivedAt?: string
+  attempts?: number
+}
+
+/** The address a message came from, as compared for erasure: trimmed, lower case. */
+export function senderKey(email: string): string {
+  return email.trim().toLowerCase()
+}
 
 async function writeDurably(path: string, data: string) {
   const handle = await open(path, 'w', 0o600)
@@ -76,7 +89,7 @@ export class FileOutbox {
         try {
           return JSON.parse(await readFile(join(this.dir, name), 'utf8')) as OutboxEntry
         } catch {
-          return null // removed meanwhile, or unreadable: left for an operator, never deleted
+          return null // removed meanwhile, or unreadable: purged after the retention period
         }
       }),
     )
@@ -85,9 +98,95 @@ export class FileOutbox {
       .sort((a, b) => a.receivedAt.localeCompare(b.receivedAt))
   }
 
+  /** Rewrites a message that is still there (a retry's schedule); false if it is gone. */
+  async update(entry: OutboxEntry): Promise<boolean> {
+    const exists = await stat(join(this.dir, `${entry.id}${SUFFIX}`)).then(
+      () => true,
+      () => false,
+    )
+    if (exists) await this.put(entry)
+    return exists
+  }
+
+  /** Removes a message; one already gone (purged or erased meanwhile) is no error. */
   async remove(id: string): Promise<void> {
-    await unlink(join(this.dir, `${id}${SUFFIX}`))
+    await rm(join(this.dir, `${id}${SUFFIX}`), { force: true })
     await syncDirectory(this.dir)
+  }
+
+  /** Every file with its text and, if it reads as an entry, the entry. */
+  async #files() {
+    const names = (await readdir(this.dir)).filter((name) => name.endsWith(SUFFIX))
+    const files = await Promise.all(
+      names.map(async (name) => {
+        const path = join(this.dir, name)
+        try {
+          const text = await readFile(path, 'utf8')
+          let entry: OutboxEntry | null = null
+          try {
+            entry = JSON.parse(text) as OutboxEntry
+          } catch {
+            // unreadable: judged by the file's age and raw text below
+          }
+          return { path, id: name.slice(0, -SUFFIX.length), text, entry }
+        } catch {
+          return null // removed meanwhile
+        }
+      }),
+    )
+    return files.filter((file) => file !== null)
+  }
+
+  async #removeFiles(paths: readonly string[]) {
+    for (const path of paths) await rm(path, { force: true })
+    if (paths.length > 0) await syncDirectory(this.dir)
+  }
+
+  /**
+   * Removes every message received before `cutoff` (epoch ms): undeliverable for the whole
+   * retention period (README, Retention). A file that does not read as a message counts from
+   * its last change.
+   */
+  async purgeReceivedBefore(cutoff: number): Promise<RemovedEntry[]> {
+    const removed: RemovedEntry[] = []
+    const paths: string[] = []
+    for (const { path, id, entry } of await this.#files()) {
+      const received = entry ? Date.parse(entry.receivedAt) : NaN
+      const age = Number.isFinite(received)
+        ? received
+        : await stat(path).then(
+            (info) => info.mtimeMs,
+            () => Infinity,
+          )
+      if (age >= cutoff) continue
+      paths.push(path)
+      removed.push(
+        entry && Number.isFinite(received)
+          ? { id, receivedAt: entry.receivedAt, attempts: entry.attempts }
+          : { id },
+      )
+    }
+    await this.#removeFiles(paths)
+    return removed
+  }
+
+  /**
+   * Removes every message sent from `email` (erasure on request, GDPR Art. 17). A file that
+   * does not read as a message goes if the address appears anywhere in it.
+   */
+  async eraseSender(email: string): Promise<number> {
+    const key = senderKey(email)
+    const paths = (await this.#files())
+      .filter(({ entry, text }) => {
+        // Parsed JSON is not proof of an entry's shape: a file without the field is searched.
+        const sender: unknown = (entry as { message?: { email?: unknown } } | null)?.message?.email
+        return typeof sender === 'string'
+          ? senderKey(sender) === key
+          : text.toLowerCase().includes(key)
+      })
+      .map(({ path }) => path)
+    await this.#removeFiles(paths)
+    return paths.length
   }
 
   async size(): Promise<number> {

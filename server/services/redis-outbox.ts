@@ -1,6 +1,6 @@
-import { Queue, Worker, type Job, type JobsOptions } from 'bullmq'
+import { Queue, Worker, type Job, type JobType, type JobsOptions } from 'bullmq'
 import { Redis, type RedisOptions } from 'ioredis'
-import type { ContactSubmission } from './outbox.ts'
+import { senderKey, type ContactSubmission, type RemovedEntry } from './outbox.ts'
 import { retryDelay, type DeliveryCounters, type DeliveryLog } from './delivery.ts'
 
 export const QUEUE_NAME = 'contact'
@@ -22,8 +22,30 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Delivery is retried for as long as SMTP is down: no message ends after N attempts. */
 const ATTEMPTS = 1_000_000
-/** Delivered jobs are kept this long, so a repeated submission of the same id is no new lead. */
+/**
+ * Delivered jobs are kept this long, so a repeated submission of the same id is no new lead;
+ * by then they hold a `DeliveredRecord` only (README, Retention).
+ */
 const KEEP_COMPLETED_SECONDS = 14 * 24 * 3600
+
+/** What stays of a delivered message: its id and timestamps, no personal data. */
+export type DeliveredRecord = { id: string; receivedAt: string; deliveredAt: string }
+
+/** A job's data: the message until it is delivered, then its record. */
+export type QueuedMessage = ContactSubmission | DeliveredRecord
+
+function isUndelivered(data: QueuedMessage | undefined): data is ContactSubmission {
+  return typeof data === 'object' && 'message' in data && typeof data.message === 'object'
+}
+
+/** Every state a job that was not delivered yet can be in. */
+const UNDELIVERED_STATES = [
+  'waiting',
+  'delayed',
+  'failed',
+  'prioritized',
+  'waiting-children',
+] as const satisfies readonly JobType[]
 
 /**
  * The connection a web request waits on: no offline queue and one-second commands, so with
@@ -46,17 +68,19 @@ export function failFastRedis(url: string, extra: RedisOptions = {}): Redis {
  * `appendfsync always`, which `checkRedisDurability` looks at).
  */
 export class RedisOutbox {
-  readonly queue: Queue<ContactSubmission>
-  readonly #worker: Worker<ContactSubmission> | null
+  readonly queue: Queue<QueuedMessage>
+  readonly #worker: Worker<QueuedMessage> | null
   readonly #connections: Redis[] = []
+  readonly #log: DeliveryLog
   /** Deliveries in progress in this process. */
   #active = 0
 
   constructor(options: RedisOutboxOptions) {
     const { url, send, log, counters, firstRetryMs, lockMs = 10_000 } = options
+    this.#log = log
     const producer = failFastRedis(url)
     this.#connections.push(producer)
-    this.queue = new Queue<ContactSubmission>(QUEUE_NAME, {
+    this.queue = new Queue<QueuedMessage>(QUEUE_NAME, {
       connection: producer,
       prefix: QUEUE_PREFIX,
     })
@@ -69,9 +93,10 @@ export class RedisOutbox {
     // Workers block on Redis and must retry for ever (BullMQ requires `null` here).
     const consumer = new Redis(url, { maxRetriesPerRequest: null, connectTimeout: 2_000 })
     this.#connections.push(consumer)
-    this.#worker = new Worker<ContactSubmission>(
+    this.#worker = new Worker<QueuedMessage>(
       QUEUE_NAME,
-      async (job: Job<ContactSubmission>) => {
+      async (job: Job<QueuedMessage>) => {
+        if (!isUndelivered(job.data)) return // delivered before (a record only)
         this.#active++
         try {
           await send(job.data)
@@ -97,6 +122,7 @@ export class RedisOutbox {
     this.#worker.on('completed', (job) => {
       counters.delivered()
       log.info({ messageId: job.id, attempts: job.attemptsMade }, 'contact message delivered')
+      void this.#forget(job)
     })
     this.#worker.on('failed', (job, error) => {
       counters.failed()
@@ -118,6 +144,66 @@ export class RedisOutbox {
       removeOnFail: false,
     }
     await this.queue.add('message', submission, options)
+  }
+
+  /**
+   * Replaces a delivered job's message with its record. Not part of the delivery itself (a
+   * failure there would send the message again); `purgeReceivedBefore` repeats what a crash
+   * between the two left undone.
+   */
+  async #forget(job: Job<QueuedMessage>): Promise<boolean> {
+    if (!isUndelivered(job.data)) return false
+    const record: DeliveredRecord = {
+      id: job.data.id,
+      receivedAt: job.data.receivedAt,
+      deliveredAt: new Date(job.finishedOn ?? Date.now()).toISOString(),
+    }
+    try {
+      await job.updateData(record)
+      return true
+    } catch (error) {
+      // Removed meanwhile, or Redis away: the next sweep tries again.
+      this.#log.warn({ err: error, messageId: job.id }, 'delivered contact message not reduced yet')
+      return false
+    }
+  }
+
+  /**
+   * Retention (README, Retention): removes every undelivered message received before `cutoff`
+   * (epoch ms), and reduces delivered jobs that still carry their message to their record.
+   * A job being delivered right now is left to the next sweep.
+   */
+  async purgeReceivedBefore(cutoff: number): Promise<RemovedEntry[]> {
+    for (const job of await this.queue.getJobs(['completed'])) await this.#forget(job)
+    const removed: RemovedEntry[] = []
+    for (const job of await this.queue.getJobs([...UNDELIVERED_STATES])) {
+      if (!job.id || !isUndelivered(job.data)) continue
+      const received = Date.parse(job.data.receivedAt)
+      const age = Number.isFinite(received) ? received : job.timestamp
+      if (age >= cutoff) continue
+      if ((await this.queue.remove(job.id)) === 1) {
+        removed.push({ id: job.id, receivedAt: job.data.receivedAt, attempts: job.attemptsMade })
+      }
+    }
+    return removed
+  }
+
+  /**
+   * Erasure on request (GDPR Art. 17): removes every message from `email` that is still
+   * stored, whatever its state. `busy` counts those being delivered at this moment (Redis
+   * refuses to remove a locked job); they are reduced to their record once delivered.
+   */
+  async eraseSender(email: string): Promise<{ erased: number; busy: number }> {
+    const key = senderKey(email)
+    let erased = 0
+    let busy = 0
+    const jobs = await this.queue.getJobs([...UNDELIVERED_STATES, 'active', 'completed'])
+    for (const job of jobs) {
+      if (!job.id || !isUndelivered(job.data) || senderKey(job.data.message.email) !== key) continue
+      if ((await this.queue.remove(job.id)) === 1) erased++
+      else busy++
+    }
+    return { erased, busy }
   }
 
   /** Jobs by state, for the metrics. */

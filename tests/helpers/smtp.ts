@@ -82,9 +82,9 @@ export async function startSmtpServer(port = 0) {
 }
 
 /** Wait until `check` holds (polling), or fail after `timeoutMs`. */
-export async function eventually(check: () => boolean, timeoutMs = 10_000) {
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
   const started = Date.now()
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - started > timeoutMs) throw new Error('condition not reached in time')
     await new Promise((resolve) => setTimeout(resolve, 50))
   }

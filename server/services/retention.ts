@@ -1,0 +1,72 @@
+import type { RemovedEntry } from './outbox.ts'
+import type { DeliveryLog } from './delivery.ts'
+
+const DAY_MS = 86_400_000
+
+export type RetentionOptions = {
+  /** `CONTACT_RETENTION_DAYS`: how long an undeliverable message may be kept. */
+  days: number
+  /** Removes what was received before the cutoff (epoch ms) from every store. */
+  purge: (cutoff: number) => Promise<RemovedEntry[]>
+  log: DeliveryLog
+  /** Counts each purged message (the metric). */
+  purged: (count: number) => void
+  /** How often the stores are swept; the first sweep runs at start. */
+  intervalMs?: number
+}
+
+/**
+ * The retention promise of the privacy policy (README, Retention): a message that could not
+ * be delivered within `days` of its receipt is deleted, with a warning per message (its id,
+ * never its content) and the `contact_messages_purged_total` metric.
+ */
+export function startRetention({
+  days,
+  purge,
+  log,
+  purged,
+  intervalMs = 3_600_000,
+}: RetentionOptions) {
+  let running: Promise<number> | null = null
+  let isStopped = false
+
+  async function sweep(now: number): Promise<number> {
+    const removed = await purge(now - days * DAY_MS)
+    for (const entry of removed) {
+      log.warn(
+        { messageId: entry.id, receivedAt: entry.receivedAt, attempts: entry.attempts, days },
+        'contact message deleted: not delivered within the retention period',
+      )
+    }
+    if (removed.length > 0) purged(removed.length)
+    return removed.length
+  }
+
+  /** One sweep as of `now` (tests pass a later clock); never two at once. */
+  async function run(now = Date.now()): Promise<number> {
+    while (running) await running.catch(() => 0)
+    running = sweep(now)
+    try {
+      return await running
+    } finally {
+      running = null
+    }
+  }
+
+  function scheduled() {
+    if (isStopped) return
+    run().catch((error: unknown) => log.warn({ err: error }, 'retention sweep failed'))
+  }
+  const timer = setInterval(scheduled, intervalMs)
+  timer.unref()
+  setImmediate(scheduled)
+
+  return {
+    run,
+    async stop() {
+      isStopped = true
+      clearInterval(timer)
+      await running?.catch(() => 0)
+    },
+  }
+}
