@@ -1,5 +1,6 @@
 import { localizePath, type Locale } from './locales.ts'
 import { page, type PageId } from './pages.ts'
+import { SUPPORT_TIERS, type SupportTier } from './service-sections.ts'
 import { SERVICES, type ServiceSlug } from './services.ts'
 
 /**
@@ -30,7 +31,10 @@ export function contactFormPath(form: ContactFormId, locale: Locale): string {
 type Option = {
   value: string
   /** The option's text: an i18next key of a namespace every page embeds. */
-  label: `service-cards:${ServiceSlug}.name` | 'common:form.options.other'
+  label:
+    | `service-cards:${ServiceSlug}.name`
+    | 'common:form.options.other'
+    | `support-plans:${SupportTier}`
   /** The forms that offer it (a select's short list). */
   forms: readonly ContactFormId[]
 }
@@ -49,8 +53,11 @@ type FieldEntry = {
   forms: readonly ContactFormId[]
   /** Spans the whole width of the form. */
   isWide?: boolean
-  /** Where the lead e-mail shows it: a row of the table above the message, or the body. */
-  mail: 'row' | 'body'
+  /**
+   * Where the lead e-mail shows it: its first line when given (`head`), a row of the table
+   * above the message, or the body.
+   */
+  mail: 'head' | 'row' | 'body'
   options?: readonly Option[]
 }
 
@@ -63,6 +70,13 @@ const SERVICE_OPTIONS = [
   })),
   { value: 'other', label: 'common:form.options.other', forms: ALL_FORMS },
 ] as const satisfies readonly Option[]
+
+/** Managed IT's packages: a package's contact button preselects it (`?plan=standard`). */
+const PLAN_OPTIONS = SUPPORT_TIERS.map(({ key }): Option => ({
+  value: key,
+  label: `support-plans:${key}`,
+  forms: ['contact'],
+}))
 
 export const CONTACT_FIELDS = [
   {
@@ -100,6 +114,14 @@ export const CONTACT_FIELDS = [
     forms: ALL_FORMS,
     mail: 'row',
     options: SERVICE_OPTIONS,
+  },
+  {
+    name: 'plan',
+    kind: 'select',
+    isRequired: false,
+    forms: ['contact'],
+    mail: 'head',
+    options: PLAN_OPTIONS,
   },
   {
     name: 'subject',

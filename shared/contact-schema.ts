@@ -25,8 +25,25 @@ const SINGLE_LINE = /^[^\p{Cc}]*$/u
 /** The message may have line breaks and tabs, no other control characters. */
 const MULTI_LINE = /^(?:[^\p{Cc}]|[\t\n\r])*$/u
 
+/**
+ * Characters that make a line read other than it is: bidi embeddings and overrides
+ * (U+202A–202E), isolates (U+2066–2069) and zero-width characters (U+200B–200D, U+2060,
+ * U+FEFF). A name or subject reaches the inbox as typed, minus these: in a subject line a
+ * reversed or hidden text could disguise what a message is.
+ */
+const DECEPTIVE = /[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/gu
+
+/** A one-line text without the characters that disguise it. */
+export function withoutDeceptiveCharacters(text: string): string {
+  return text.replace(DECEPTIVE, '')
+}
+
 /** Missing, empty or blank means "not given". */
 const blankToUndefined = z.transform((value: string) => (value === '' ? undefined : value))
+
+/** One-line text fields lose the disguising characters before anything else is checked. */
+const cleaned = (field: ContactField) =>
+  field.kind === 'text' ? [z.overwrite(withoutDeceptiveCharacters)] : []
 
 function requiredField(field: ContactField) {
   if (field.kind === 'select') {
@@ -38,6 +55,7 @@ function requiredField(field: ContactField) {
   const text = z
     .string('required')
     .check(
+      ...cleaned(field),
       z.trim(),
       z.minLength(1, 'required'),
       z.minLength('min' in field ? field.min : 1, 'tooShort'),
@@ -50,7 +68,7 @@ function requiredField(field: ContactField) {
 function optionalField(field: ContactField) {
   return z.optional(
     z.pipe(
-      z.pipe(z.string('invalid').check(z.trim()), blankToUndefined),
+      z.pipe(z.string('invalid').check(...cleaned(field), z.trim()), blankToUndefined),
       z.optional(requiredField(field)),
     ),
   )

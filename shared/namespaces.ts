@@ -1,5 +1,6 @@
 import type { DerivedResources, FileNamespace, FileResources, ServiceCard } from './texts.ts'
 import { PAGES } from './pages.ts'
+import { SUPPORT_TIERS, type SupportTier } from './service-sections.ts'
 import { SERVICES, serviceNamespace, type ServiceSlug } from './services.ts'
 
 /**
@@ -20,5 +21,11 @@ export function deriveNamespaces(
     'service-cards': Object.fromEntries(
       SERVICES.map(({ slug }) => [slug, bundle(serviceNamespace(slug)).card]),
     ) as Record<ServiceSlug, ServiceCard>,
+    'support-plans': Object.fromEntries(
+      SUPPORT_TIERS.map(({ key }) => {
+        const tier = bundle('service-managed-it').tiers.items[key]
+        return [key, `${tier.package} – ${tier.name}`]
+      }),
+    ) as Record<SupportTier, string>,
   }
 }

@@ -67,10 +67,10 @@ export function page(id: PageId): Page {
 
 /**
  * The contact page with fields of its form preselected (a service page's call to action):
- * each query parameter is a field's name (`?service=cloud`), see `prefilledValues`. `plan`,
- * the Managed IT package, is carried in the link; the form does not have that field yet.
+ * each query parameter is a field's name (`?service=cloud&plan=standard`), see
+ * `prefilledValues`.
  */
-export function contactLink(values: Partial<Record<ContactFieldName | 'plan', string>>): string {
+export function contactLink(values: Partial<Record<ContactFieldName, string>>): string {
   const query = new URLSearchParams(values)
   return `${page('contact').path}?${query.toString()}`
 }

@@ -15,6 +15,7 @@ import type team from '../locales/en/team.json'
 import type terms from '../locales/en/terms.json'
 import { companyVariables } from './company.ts'
 import { DEFAULT_LOCALE, LOCALES } from './locales.ts'
+import type { SupportTier } from './service-sections.ts'
 import type { ServiceNamespace, ServiceSlug } from './services.ts'
 
 /**
@@ -50,13 +51,21 @@ export type FileNamespace = keyof FileResources
 /**
  * Namespaces gathered from other files rather than read from one: `service-cards` holds the
  * card of every service, so menus and overviews show all services without loading every
- * service page's texts. The server makes them when it loads the files.
+ * service page's texts; `support-plans` the Managed IT packages' names ("Base package –
+ * Business hours support"), the contact form's choices. The server makes them when it loads
+ * the files.
  */
-export type DerivedResources = { 'service-cards': Record<ServiceSlug, ServiceCard> }
+export type DerivedResources = {
+  'service-cards': Record<ServiceSlug, ServiceCard>
+  'support-plans': Record<SupportTier, string>
+}
 export type Namespace = FileNamespace | keyof DerivedResources
 
-/** Embedded in every page: the chrome's texts and every service's card (menus, footer). */
-export const EVERY_PAGE_NAMESPACES = ['common', 'service-cards'] as const
+/**
+ * Embedded in every page: the chrome's texts, every service's card (menus, footer) and the
+ * packages (a form option's label must be at hand wherever the form is).
+ */
+export const EVERY_PAGE_NAMESPACES = ['common', 'service-cards', 'support-plans'] as const
 
 /** The texts of one locale, as embedded in the page for hydration: namespace → JSON tree. */
 export type LocaleResources = Partial<Record<Namespace, Record<string, unknown>>>

@@ -196,7 +196,7 @@ type FieldProps = {
 
 /** One field of the table: its label, its input, and its error linked to the input. */
 function Field({ field, form, id, defaultValue, error }: FieldProps) {
-  const { t } = useTranslation(['common', 'service-cards'])
+  const { t } = useTranslation(['common', 'service-cards', 'support-plans'])
   const errorId = `${id}-error`
   const min = 'min' in field ? field.min : undefined
   const max = 'max' in field ? field.max : undefined
@@ -221,8 +221,9 @@ function Field({ field, form, id, defaultValue, error }: FieldProps) {
       </label>
       {field.kind === 'select' ? (
         <select {...shared} defaultValue={defaultValue ?? ''}>
-          <option value="" disabled>
-            {t('form.servicePlaceholder')}
+          {/* A required choice starts unchosen; an optional one can be set back to none. */}
+          <option value="" disabled={field.isRequired}>
+            {t(`form.${field.name}Placeholder`)}
           </option>
           {fieldOptions(field, form).map((option) => (
             <option key={option.value} value={option.value}>

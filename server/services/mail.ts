@@ -8,7 +8,10 @@ import type { ContactSubmission } from './outbox.ts'
 export type MailSettings = { from: string; to: string }
 
 /** Labels and option names of the lead e-mail, in the language of the sender's page. */
-export type MailTexts = TFunction<('mail' | 'common' | 'service-cards')[]>
+export type MailTexts = TFunction<('mail' | 'common' | 'service-cards' | 'support-plans')[]>
+
+/** The namespaces `MailTexts` reads. */
+export const MAIL_NAMESPACES = ['mail', 'common', 'service-cards', 'support-plans'] as const
 
 /** CR, LF and other control characters never reach a header (the schema refuses them too). */
 const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim()
@@ -26,7 +29,8 @@ function shown(field: ContactField, value: string | undefined, t: MailTexts): st
 }
 
 /**
- * The e-mail for the company inbox: a row per field of the table, then the message; plain
+ * The e-mail for the company inbox: the fields that head it (the chosen package) when given,
+ * a row per field of the table, then the message; plain
  * text plus escaped HTML, `Reply-To` the visitor, a fixed localized subject prefix. Nothing is
  * ever sent to the visitor.
  */
@@ -46,12 +50,17 @@ export function contactMail(
     [t('received'), entry.receivedAt],
     [t('reference'), entry.id],
   ]
+  const head = CONTACT_FIELDS.filter(
+    (field) => field.mail === 'head' && message[field.name] !== undefined,
+  ).map((field): [string, string] => [t(field.name), value(field)])
   const body = CONTACT_FIELDS.filter((field) => field.mail === 'body')
   const text = [
+    ...head.flatMap(([label, text]) => [`${label}: ${text}`, '']),
     ...rows.map(([label, text]) => `${label}: ${text}`),
     ...body.flatMap((field) => ['', `${t(field.name)}:`, value(field)]),
   ].join('\n')
   const html =
+    head.map(([label, text]) => `<h2>${escapeHtml(`${label}: ${text}`)}</h2>`).join('') +
     `<table>${rows.map(([label, text]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(text)}</td></tr>`).join('')}</table>` +
     body
       .map(

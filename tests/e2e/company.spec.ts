@@ -15,7 +15,7 @@ test('about → Read more → profile, and on to the other co-founder', async ({
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(second.name)
 })
 
-test('a Contact Us of Managed IT opens the contact form with the service chosen', async ({
+test('a Contact Us of Managed IT opens the contact form with the service and package chosen', async ({
   page,
 }) => {
   await page.goto('/pl/services/managed-it')
@@ -25,6 +25,13 @@ test('a Contact Us of Managed IT opens the contact form with the service chosen'
   await expect(page.getByRole('combobox', { name: 'Interesująca cię usługa' })).toHaveValue(
     'managed',
   )
+  // The package is shown, and the visitor can change it or set it back to none.
+  const plan = page.locator('select[name="plan"]')
+  await expect(plan).toHaveValue('standard')
+  await plan.selectOption('enterprise')
+  await expect(plan).toHaveValue('enterprise')
+  await plan.selectOption('')
+  await expect(plan).toHaveValue('')
 })
 
 test('the terms table of contents jumps to a section', async ({ page }) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAIL_NAMESPACES } from '#server/services/mail.ts'
 import { CONTACT_FIELDS, CONTACT_FORMS, fieldOptions, formFields } from '#shared/contact-fields.ts'
 import { parseContact } from '#shared/contact-schema.ts'
 import { LOCALES, localizePath } from '#shared/locales.ts'
@@ -146,6 +147,9 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
     for (const locale of LOCALES) {
       expect(get(texts(locale, 'common'), `form.${field.name}`), locale).toBeTruthy()
       expect(get(texts(locale, 'mail'), field.name), locale).toBeTruthy()
+      if (field.kind === 'select') {
+        expect(get(texts(locale, 'common'), `form.${field.name}Placeholder`), locale).toBeTruthy()
+      }
     }
   })
 
@@ -212,10 +216,9 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
     await eventually(() => delivered() !== undefined)
     const text = delivered()?.mail.text ?? ''
     expect(text).toContain(String(get(texts('de', 'mail'), field.name)))
-    const chosen = SERVICES.find((service) => service.interest === VALID[field.name])
-    const shown = chosen
-      ? get(texts('de', serviceNamespace(chosen.slug)), 'card.name')
-      : VALID[field.name]
-    expect(text).toContain(String(shown))
+    // A choice by its name (a service's, a package's), as the page shows it.
+    const option = fieldOptions(field, 'contact').find(({ value }) => value === VALID[field.name])
+    const shown = option ? app.i18n.getFixedT('de', [...MAIL_NAMESPACES])(option.label) : undefined
+    expect(text).toContain(shown ?? VALID[field.name])
   })
 })

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -6,6 +6,8 @@ import fc from 'fast-check'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually, startSmtpServer } from '#tests/helpers/smtp.ts'
+
+const LOCALES_DIR = join(import.meta.dirname, '../../../locales')
 
 const VALID = {
   name: 'Ada Lovelace',
@@ -89,9 +91,8 @@ describe('delivery', () => {
     expect(mail.html).toContain(VALID.message)
     expect(mail.headers.get('x-contact-id')).toBe(id)
     expect(mail.messageId).toBe(`<${id}@modernwerk.example>`)
-    // Delivered means gone from the outbox.
-    await eventually(() => true)
-    expect(await app.contact.outbox.size()).toBe(0)
+    // Delivered means gone from the outbox (removed right after the server's acceptance).
+    await eventually(async () => (await app.contact.outbox.size()) === 0)
   })
 
   it('counts outcomes and deliveries in /metrics', async () => {
@@ -141,6 +142,78 @@ describe('delivery', () => {
   })
 })
 
+/** What the lead e-mail says of a package: its name as the Managed IT page shows it. */
+function planLine(locale: 'en' | 'de' | 'pl', plan: 'base' | 'standard' | 'enterprise') {
+  const read = (namespace: string) =>
+    JSON.parse(readFileSync(join(LOCALES_DIR, locale, `${namespace}.json`), 'utf8')) as {
+      plan: string
+      tiers: { items: Record<string, { package: string; name: string }> }
+    }
+  const tier = read('service-managed-it').tiers.items[plan]
+  return `${read('mail').plan}: ${tier?.package} – ${tier?.name}`
+}
+
+describe('the chosen package', () => {
+  it.each([
+    ['en', 'base'],
+    ['de', 'standard'],
+    ['pl', 'enterprise'],
+  ] as const)('heads the lead e-mail (%s, %s) from a plain form post', async (locale, plan) => {
+    app = await freshApp()
+    const form = new URLSearchParams({
+      ...VALID,
+      service: 'managed',
+      plan,
+      locale,
+      form: 'contact',
+    })
+    expect((await post(form.toString())).statusCode).toBe(303)
+    await eventually(() => smtp.received.length === 1)
+    const mail = smtp.received[0]?.mail
+    expect(mail?.text?.split('\n')[0]).toBe(planLine(locale, plan))
+    expect(mail?.html).toMatch(new RegExp(`^<h2>${planLine(locale, plan)}</h2>`))
+  })
+
+  it('is submitted as JSON too, and a message without one has no such line', async () => {
+    app = await freshApp()
+    await post({ ...VALID, plan: 'standard' })
+    await post(VALID)
+    await eventually(() => smtp.received.length === 2)
+    const texts = smtp.received.map(({ mail }) => mail.text ?? '')
+    expect(texts.filter((text) => text.startsWith(planLine('en', 'standard')))).toHaveLength(1)
+    expect(texts.filter((text) => text.startsWith('Name: Ada Lovelace'))).toHaveLength(1)
+  })
+
+  it('is preselected by the link of a package, and kept when a plain post is shown again', async () => {
+    app = await freshApp()
+    const page = await app.inject('/de/contact?service=managed&plan=enterprise')
+    expect(page.body).toMatch(/<option value="enterprise" selected="">/)
+    // Optional, so it can be set back to none.
+    expect(page.body).toMatch(/<select[^>]*name="plan"[^>]*>(?:(?!<\/select>).)*<option value="">/s)
+    const form = new URLSearchParams({ ...VALID, name: '', plan: 'base', form: 'contact' })
+    const again = await post(form.toString())
+    expect(again.statusCode).toBe(400)
+    expect(again.body).toMatch(/<option value="base" selected="">/)
+  })
+})
+
+describe('what could disguise a message', () => {
+  it('bidi overrides, isolates and zero-width characters are removed from name and subject', async () => {
+    app = await freshApp()
+    const response = await post({
+      ...VALID,
+      name: 'Eve \u202Eexe.fdp\u202C Example',
+      subject: 'Invoice\u200B \u2066overdue\u2069\uFEFF',
+    })
+    expect(response.statusCode).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    const mail = smtp.received[0]?.mail
+    expect(mail?.subject).toBe('[Website] Contact request: Invoice overdue')
+    expect(mail?.replyTo?.value[0]?.name).toBe('Eve exe.fdp Example')
+    expect(mail?.text).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/u)
+  })
+})
+
 describe('validation', () => {
   it.each([
     ['name', 'A', 'tooShort'],
@@ -158,6 +231,8 @@ describe('validation', () => {
     ['message', 'm'.repeat(5001), 'tooLong'],
     ['message', 'Null byte \u0000 inside the message', 'controlCharacters'],
     ['name', ['Ada'], 'required'],
+    ['name', '\u202E\u200B\u2066', 'required'],
+    ['plan', 'gold', 'invalidOption'],
   ])('%s = %j is refused as %s', async (field, value, code) => {
     app = await freshApp()
     const response = await post({ ...VALID, [field]: value })
