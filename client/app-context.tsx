@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { ContactFormState } from '#shared/contact-fields.ts'
+import type { PolicyFacts } from '#shared/legal.ts'
 import type { Locale } from '#shared/locales.ts'
 import type { DevError } from '#shared/page-data.ts'
 
@@ -10,6 +11,8 @@ export type AppContextValue = {
   baseUrl: string
   /** The year shown in the footer, fixed at render time so hydration matches. */
   year: number
+  /** What the legal pages state of this deployment's settings. */
+  policy: PolicyFacts
   /** Development only: details of a server render error. */
   devError?: DevError
   formState?: ContactFormState

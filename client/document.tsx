@@ -42,6 +42,7 @@ export function Document({ data, json, runtime, children }: DocumentProps) {
             locale: data.locale,
             baseUrl: data.baseUrl,
             year: data.year,
+            policy: data.policy,
             devError: data.devError,
             formState: data.formState,
           }}

@@ -11,6 +11,7 @@ import {
   type StaticHandlerContext,
 } from 'react-router-dom'
 import type { ContactFormState } from '#shared/contact-fields.ts'
+import type { PolicyFacts } from '#shared/legal.ts'
 import { EVERY_PAGE_NAMESPACES, type LocaleResources, type Namespace } from '#shared/texts.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
 import {
@@ -43,6 +44,7 @@ export type RenderOptions = {
   /** A plain form post shown again with its errors, input or outcome. */
   formState?: ContactFormState
   runtime: RuntimeConfig
+  policy: PolicyFacts
 }
 
 export type RenderResult =
@@ -139,6 +141,7 @@ function renderDocument(
     locale,
     baseUrl: options.baseUrl,
     year: new Date().getFullYear(),
+    policy: options.policy,
     assets: options.assets(handles.map((handle) => handle.source)),
     resources: resourcesFor(i18n, locale, [
       ...EVERY_PAGE_NAMESPACES,

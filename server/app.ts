@@ -12,6 +12,7 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
 import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
+import type { PolicyFacts } from '#shared/legal.ts'
 import type { RuntimeConfig } from '#shared/page-data.ts'
 import type { Config } from './config.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
@@ -41,6 +42,8 @@ declare module 'fastify' {
     runtimeConfig: RuntimeConfig
     /** Rendered pages of this build, kept in memory (production only). */
     pageCache: PageCache
+    /** The settings the privacy policy states (retention, rate limit, CDN). */
+    policyFacts: PolicyFacts
   }
 }
 
@@ -125,6 +128,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   }
   app.decorate('isShuttingDown', false)
   app.decorate('pageCache', new PageCache())
+  app.decorate('policyFacts', {
+    contactRetentionDays: config.CONTACT_RETENTION_DAYS,
+    rateLimit: { max: config.CONTACT_RATE_MAX, windowMs: config.CONTACT_RATE_WINDOW },
+    hasCdn: config.CDN_URL !== undefined,
+  })
 
   const isDevelopment = config.NODE_ENV === 'development'
   await app.register(securityHeadersPlugin, {

@@ -53,6 +53,19 @@ export const IMPRINT_SECTIONS = [
   'copyright',
 ] as const
 
+/**
+ * What the legal pages state that depends on the configuration, so the policy says what this
+ * deployment does (README, Retention and erasure).
+ */
+export type PolicyFacts = {
+  /** `CONTACT_RETENTION_DAYS`: an undeliverable contact message is deleted after this. */
+  contactRetentionDays: number
+  /** `CONTACT_RATE_MAX` submissions per client IP and `CONTACT_RATE_WINDOW` (ms). */
+  rateLimit: { max: number; windowMs: number }
+  /** `CDN_URL` is set: the policy names the CDN of the company facts as a processor. */
+  hasCdn: boolean
+}
+
 /** ISO dates, shown in each locale's own format. */
 export const LEGAL_UPDATED = {
   privacy: '2024-05-22',

@@ -1,6 +1,7 @@
 import type { HydrationState } from 'react-router-dom'
 import type { ContactFormState } from './contact-fields.ts'
 import type { LocaleResources } from './texts.ts'
+import type { PolicyFacts } from './legal.ts'
 import type { Locale } from './locales.ts'
 
 /**
@@ -26,6 +27,7 @@ export type AppData = {
   locale: Locale
   baseUrl: string
   year: number
+  policy: PolicyFacts
   assets: PageAssets
   resources: LocaleResources
   router: HydrationState

@@ -46,6 +46,7 @@ export async function renderAndStore(
     i18n: app.i18nFor(locale),
     assets: app.renderer.assets,
     baseUrl: app.config.APP_BASE_URL,
+    policy: app.policyFacts,
     waitForAll: isbot(request.headers['user-agent'] ?? ''),
     timeoutMs: app.config.RENDER_TIMEOUT_MS,
     onError: (error) => {
