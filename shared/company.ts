@@ -64,10 +64,29 @@ export function companyVariables() {
   }
 }
 
-/** The company variables plus those that depend on the language (the partners' names). */
+/**
+ * The company's country in a language, from its ISO code (`DE`): "Germany", "Deutschland",
+ * "Niemcy". Derived rather than typed into the texts, so it always matches the address.
+ */
+export function countryName(locale: string): string {
+  const { country } = COMPANY.address
+  return new Intl.DisplayNames(locale, { type: 'region' }).of(country) ?? country
+}
+
+/**
+ * The postal address as its lines, the country last: visitors from Poland (and anywhere else
+ * outside Germany) need it to write to the company. Footer, contact page and imprint show these.
+ */
+export function postalAddressLines(locale: string): [string, string, string] {
+  const { street, postalCode, city } = COMPANY.address
+  return [street, `${postalCode} ${city}`, countryName(locale)]
+}
+
+/** The company variables plus those that depend on the language (partners' names, country). */
 export function companyPlaceholders(locale: string) {
   return {
     ...companyVariables(),
+    country: countryName(locale),
     partners: new Intl.ListFormat(locale, { type: 'conjunction' }).format(COMPANY.partners),
   }
 }

@@ -54,24 +54,25 @@ export function ContactPage() {
               <ul className="contact-details">
                 <li>
                   <Icon name="mail" />
-                  <span>
+                  <div>
                     <span className="detail-label">{t('details.email')}</span>
                     <a href={`mailto:${COMPANY.email}`}>{COMPANY.email}</a>
-                  </span>
+                  </div>
                 </li>
                 <li>
                   <Icon name="phone" />
-                  <span>
+                  <div>
                     <span className="detail-label">{t('details.phone')}</span>
                     <a href={phoneHref(COMPANY.phone)}>{COMPANY.phone}</a>
-                  </span>
+                  </div>
                 </li>
                 <li>
                   <Icon name="mapPin" />
-                  <span>
+                  {/* A block, not a span: <address> is flow content (W3C Nu checker). */}
+                  <div>
                     <span className="detail-label">{t('details.address')}</span>
                     <CompanyAddress />
-                  </span>
+                  </div>
                 </li>
               </ul>
             </section>

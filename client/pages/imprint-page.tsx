@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { COMPANY, companyPlaceholders, phoneHref } from '#shared/company.ts'
+import { COMPANY, companyPlaceholders, phoneHref, postalAddressLines } from '#shared/company.ts'
 import { IMPRINT_SECTIONS } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
+import { LineBreaks } from '../components/company-address.tsx'
 import { LegalDocument } from '../components/legal-document.tsx'
 import { legalSections } from '../components/legal-sections.ts'
 
@@ -10,7 +11,8 @@ export function ImprintPage() {
   const { t } = useTranslation('imprint')
   const { locale } = useApp()
   const values = companyPlaceholders(locale)
-  const { address } = COMPANY
+  // The summonable address of § 5 (1) no. 1 DDG, with the country for visitors abroad.
+  const addressLines = postalAddressLines(locale)
   const sections = legalSections(IMPRINT_SECTIONS, (id) =>
     t(`sections.${id}`, { ...values, returnObjects: true }),
   )
@@ -23,9 +25,7 @@ export function ImprintPage() {
         <dd>{t('labels.legalFormValue')}</dd>
         <dt>{t('labels.address')}</dt>
         <dd>
-          {address.street}
-          <br />
-          {`${address.postalCode} ${address.city}`}
+          <LineBreaks lines={addressLines} />
         </dd>
         <dt>{t('labels.representedBy')}</dt>
         <dd>{values.partners}</dd>
@@ -42,9 +42,7 @@ export function ImprintPage() {
         <dt>{t('labels.vatId')}</dt>
         <dd>{COMPANY.vatId}</dd>
         <dt>{t('labels.responsible')}</dt>
-        <dd>
-          {`${COMPANY.contentResponsible}, ${address.street}, ${address.postalCode} ${address.city}`}
-        </dd>
+        <dd>{[COMPANY.contentResponsible, ...addressLines].join(', ')}</dd>
       </dl>
     </LegalDocument>
   )

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { COMPANY, companyPlaceholders, phoneHref } from '#shared/company.ts'
+import {
+  COMPANY,
+  companyPlaceholders,
+  countryName,
+  phoneHref,
+  postalAddressLines,
+} from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
 import { TEAM, slugFromName } from '#shared/team.ts'
 
@@ -25,6 +31,20 @@ describe('company facts', () => {
     expect(companyPlaceholders('pl').partners).toBe('Jonas Weber i Katarzyna Nowak')
     expect(companyPlaceholders('en').registerNumber).toBe(COMPANY.register.number)
     expect(phoneHref('+49 30 1234567-0')).toBe('tel:+493012345670')
+  })
+
+  it.each([
+    ['en', 'Germany'],
+    ['de', 'Deutschland'],
+    ['pl', 'Niemcy'],
+  ] as const)('name the country in %s, derived from its ISO code', (locale, country) => {
+    expect(countryName(locale)).toBe(country)
+    expect(companyPlaceholders(locale).country).toBe(country)
+    expect(postalAddressLines(locale)).toEqual([
+      COMPANY.address.street,
+      `${COMPANY.address.postalCode} ${COMPANY.address.city}`,
+      country,
+    ])
   })
 })
 

@@ -23,6 +23,50 @@ async function page(url: string) {
   return response.body
 }
 
+/** The company's country as each language names it, spelled out here rather than computed. */
+const COUNTRIES = [
+  ['en', 'Germany'],
+  ['de', 'Deutschland'],
+  ['pl', 'Niemcy'],
+] as const
+
+/** Elements that take only phrasing content, so an `<address>` (flow content) may not sit in them. */
+const PHRASING_ONLY = new Set('span p a label button strong em small b i'.split(' '))
+const VOID_ELEMENTS = new Set(
+  'area br col embed hr img input link meta source track wbr'.split(' '),
+)
+
+/** A page's markup without scripts (which embed the raw texts), styles and comments. */
+function markupOf(body: string): string {
+  return body.replace(/<script\b[\s\S]*?<\/script>|<style\b[\s\S]*?<\/style>|<!--[\s\S]*?-->/g, '')
+}
+
+/**
+ * Each `<address>` of a page with its ancestors' tag names, outermost first. React writes
+ * well-formed markup, so a tag stack suffices once scripts, styles and comments are removed.
+ */
+function addresses(body: string): { ancestors: string[]; text: string }[] {
+  const markup = markupOf(body)
+  const open: string[] = []
+  const found: { ancestors: string[]; text: string }[] = []
+  for (const match of markup.matchAll(/<(\/?)([a-zA-Z][\w-]*)[^>]*?(\/?)>/g)) {
+    const [, closing, name = '', selfClosing] = match
+    const tag = name.toLowerCase()
+    if (closing) {
+      const index = open.lastIndexOf(tag)
+      if (index >= 0) open.splice(index)
+      continue
+    }
+    if (tag === 'address') {
+      const end = markup.indexOf('</address>', match.index)
+      const inner = markup.slice(match.index + match[0].length, end)
+      found.push({ ancestors: [...open], text: inner.replace(/<br\/?>/g, '\n') })
+    }
+    if (!selfClosing && !VOID_ELEMENTS.has(tag)) open.push(tag)
+  }
+  return found
+}
+
 /** The date as each language writes it, spelled out here rather than computed by the code under test. */
 const PRIVACY_DATES = [
   ['en', 'May 22, 2024'],
@@ -48,6 +92,39 @@ describe('imprint', () => {
       expect(body, fact).toContain(html(fact))
     }
     expect(body).toContain(html(get(texts(locale, 'imprint'), 'labels.vatId')))
+    expect(markupOf(body)).not.toContain('{{')
+  })
+
+  it.each(COUNTRIES)('in %s ends the address with the country, %s', async (locale, country) => {
+    const body = await page(localizePath(locale, '/imprint'))
+    const { address, contentResponsible } = COMPANY
+    const street = html(address.street)
+    const city = html(`${address.postalCode} ${address.city}`)
+    expect(body).toContain(`<dd>${street}<br/>${city}<br/>${country}</dd>`)
+    expect(body).toContain(`<dd>${html(contentResponsible)}, ${street}, ${city}, ${country}</dd>`)
+  })
+})
+
+describe('postal address', () => {
+  const pages = COUNTRIES.flatMap(([locale, country]) =>
+    ['/', '/contact', '/imprint'].map((path) => [localizePath(locale, path), country] as const),
+  )
+
+  it.each(pages)('on %s is never inside phrasing content and names %s', async (url, country) => {
+    const found = addresses(await page(url))
+    expect(found.length, url).toBeGreaterThan(0)
+    for (const { ancestors, text } of found) {
+      expect(
+        ancestors.filter((tag) => PHRASING_ONLY.has(tag)),
+        url,
+      ).toEqual([])
+      expect(text.split('\n'), url).toEqual([
+        html(COMPANY.legalName),
+        html(COMPANY.address.street),
+        html(`${COMPANY.address.postalCode} ${COMPANY.address.city}`),
+        country,
+      ])
+    }
   })
 })
 
@@ -62,7 +139,21 @@ describe('terms of service', () => {
       html(get(texts(locale, 'terms'), 'sections.prohibitedUses.heading')),
     )
     expect(body.match(/<ul class="legal-list">/g)).toHaveLength(1)
+    expect(markupOf(body)).not.toContain('{{')
   })
+
+  it.each(COUNTRIES)(
+    'in %s name the company in %s as the contract party',
+    async (locale, country) => {
+      const body = await page(localizePath(locale, '/terms-of-service'))
+      const { address } = COMPANY
+      expect(body).toContain(
+        html(
+          `${COMPANY.legalName}, ${address.street}, ${address.postalCode} ${address.city}, ${country}`,
+        ),
+      )
+    },
+  )
 })
 
 describe('privacy policy', () => {
