@@ -34,6 +34,7 @@ export const CompanyFactsSchema = z.strictObject({
   }),
   hosting: z.strictObject({ provider: text, location: text }),
   mailProvider: text,
+  cdn: z.strictObject({ provider: text, location: text }),
   supervisoryAuthority: z.strictObject({ name: text, address: text }),
 })
 

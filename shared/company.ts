@@ -25,6 +25,8 @@ export const COMPANY = {
   businessHours: { timeZone: 'CET', weekdays: { opens: '9:00', closes: '18:00' } },
   hosting: { provider: 'Beispiel Rechenzentrum GmbH', location: 'Frankfurt am Main' },
   mailProvider: 'Beispiel Mail GmbH',
+  /** Named by the privacy policy as a processor only while `CDN_URL` is set. */
+  cdn: { provider: 'Beispiel CDN GmbH', location: 'Frankfurt am Main' },
   supervisoryAuthority: {
     name: 'Berliner Beauftragte für Datenschutz und Informationsfreiheit',
     address: 'Alt-Moabit 59–61, 10555 Berlin',
@@ -59,6 +61,8 @@ export function companyVariables() {
     hostingProvider: hosting.provider,
     hostingLocation: hosting.location,
     mailProvider: COMPANY.mailProvider,
+    cdnProvider: COMPANY.cdn.provider,
+    cdnLocation: COMPANY.cdn.location,
     supervisoryAuthority: supervisoryAuthority.name,
     supervisoryAuthorityAddress: supervisoryAuthority.address,
   }

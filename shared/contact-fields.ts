@@ -1,7 +1,6 @@
 import { localizePath, type Locale } from './locales.ts'
 import { page, type PageId } from './pages.ts'
-import { SUPPORT_TIERS, type SupportTier } from './service-sections.ts'
-import { SERVICES, type ServiceSlug } from './services.ts'
+import { SERVICES, SUPPORT_TIERS, type ServiceSlug, type SupportTier } from './services.ts'
 
 /**
  * The contact forms and their fields: the only place a field is declared. The zod schema

@@ -1,5 +1,3 @@
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS } from './locales.ts'
-
 /**
  * Legal pages: section order (the keys are also the anchors of the table of contents) and
  * dates. The texts are in `locales/<lng>/{terms,privacy,cookies,imprint}.json`.
@@ -27,6 +25,7 @@ export const PRIVACY_SECTIONS = [
   'controller',
   'overview',
   'hosting',
+  'cdn',
   'contactForm',
   'cookies',
   'noTracking',
@@ -41,6 +40,7 @@ export const PRIVACY_SECTIONS = [
 export const COOKIE_POLICY_SECTIONS = [
   'whatAreCookies',
   'languageCookie',
+  'sessionStorage',
   'noTracking',
   'control',
   'contact',
@@ -52,6 +52,16 @@ export const IMPRINT_SECTIONS = [
   'liabilityLinks',
   'copyright',
 ] as const
+
+/** Sections shown only when the deployment does what they describe. */
+export const CONDITIONAL_PRIVACY_SECTIONS: Partial<
+  Record<(typeof PRIVACY_SECTIONS)[number], (facts: PolicyFacts) => boolean>
+> = { cdn: (facts) => facts.hasCdn }
+
+/** The processors the privacy policy lists: the CDN only when one is configured. */
+export function processors(facts: PolicyFacts): readonly ('hosting' | 'mail' | 'cdn')[] {
+  return facts.hasCdn ? ['hosting', 'mail', 'cdn'] : ['hosting', 'mail']
+}
 
 /**
  * What the legal pages state that depends on the configuration, so the policy says what this
@@ -73,10 +83,16 @@ export const LEGAL_UPDATED = {
   cookies: '2024-05-22',
 } as const
 
-/** Every cookie the site sets: the cookie policy lists exactly these. */
-export const COOKIES = [
-  { name: LOCALE_COOKIE, lifetimeDays: LOCALE_COOKIE_MAX_AGE_SECONDS / 86_400 },
-] as const
+/** A length of time as the legal texts state it: `{count, unit}` of `common:legal.periods`. */
+export type Period = { count: number; unit: 'days' | 'hours' | 'minutes' | 'seconds' }
+
+/** Milliseconds in the largest unit that divides them: 900000 → 15 minutes. */
+export function periodOf(ms: number): Period {
+  if (ms % 86_400_000 === 0) return { count: ms / 86_400_000, unit: 'days' }
+  if (ms % 3_600_000 === 0) return { count: ms / 3_600_000, unit: 'hours' }
+  if (ms % 60_000 === 0) return { count: ms / 60_000, unit: 'minutes' }
+  return { count: Math.ceil(ms / 1_000), unit: 'seconds' }
+}
 
 /** `2024-05-22` → "May 22, 2024" / "22. Mai 2024" / "22 maja 2024" (fixed, not local time). */
 export function formatLegalDate(iso: string, localeIso: string): string {

@@ -1,7 +1,12 @@
 import type { DerivedResources, FileNamespace, FileResources, ServiceCard } from './texts.ts'
 import { PAGES } from './pages.ts'
-import { SUPPORT_TIERS, type SupportTier } from './service-sections.ts'
-import { SERVICES, serviceNamespace, type ServiceSlug } from './services.ts'
+import {
+  SERVICES,
+  SUPPORT_TIERS,
+  serviceNamespace,
+  type ServiceSlug,
+  type SupportTier,
+} from './services.ts'
 
 /**
  * Which namespaces the server loads and how it makes the derived ones; the browser never

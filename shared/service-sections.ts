@@ -24,12 +24,3 @@ export const SECURITY_FRAMEWORKS = [
   'cisControls',
   'csaStar',
 ] as const
-
-/** Managed IT's support packages, in display order; `standard` is the recommended one. */
-export const SUPPORT_TIERS = [
-  { key: 'base', isRecommended: false },
-  { key: 'standard', isRecommended: true },
-  { key: 'enterprise', isRecommended: false },
-] as const
-
-export type SupportTier = (typeof SUPPORT_TIERS)[number]['key']

@@ -101,3 +101,12 @@ export function service(slug: ServiceSlug): Service {
 export function otherServices(slug: ServiceSlug): Service[] {
   return SERVICES.filter((other) => other.slug !== slug)
 }
+
+/** Managed IT's support packages, in display order; `standard` is the recommended one. */
+export const SUPPORT_TIERS = [
+  { key: 'base', isRecommended: false },
+  { key: 'standard', isRecommended: true },
+  { key: 'enterprise', isRecommended: false },
+] as const
+
+export type SupportTier = (typeof SUPPORT_TIERS)[number]['key']

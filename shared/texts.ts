@@ -15,8 +15,7 @@ import type team from '../locales/en/team.json'
 import type terms from '../locales/en/terms.json'
 import { companyVariables } from './company.ts'
 import { DEFAULT_LOCALE, LOCALES } from './locales.ts'
-import type { SupportTier } from './service-sections.ts'
-import type { ServiceNamespace, ServiceSlug } from './services.ts'
+import type { ServiceNamespace, ServiceSlug, SupportTier } from './services.ts'
 
 /**
  * Every service's texts have the shape of the first service's English file (the pattern the

@@ -13,6 +13,8 @@ export type LegalSection = {
   heading: string
   paragraphs: readonly string[]
   items?: readonly string[]
+  /** Paragraphs after the list. */
+  closing?: readonly string[]
   /** Numbered sections (the terms) show their number in the heading. */
   number?: number
 }
@@ -82,6 +84,9 @@ export function LegalDocument({ namespace, updated, sections, children }: LegalD
               ))}
             </ul>
           ) : null}
+          {section.closing?.map((paragraph) => (
+            <p key={paragraph}>{paragraph}</p>
+          ))}
         </section>
       ))}
     </article>

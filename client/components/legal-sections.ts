@@ -1,15 +1,21 @@
+import { useTranslation } from 'react-i18next'
+import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
+import { companyPlaceholders } from '#shared/company.ts'
+import { periodOf, type Period } from '#shared/legal.ts'
+import { useApp } from '../app-context.tsx'
 import type { LegalSection } from './legal-document.tsx'
 
 type SectionTexts = {
   heading: string
   paragraphs: readonly string[]
   items?: readonly string[]
+  closing?: readonly string[]
 }
 
 /**
  * A legal page's sections in the order of its list in `shared/legal.ts`, each from its texts
- * (`sections.<id>`: heading, paragraphs, and list items where the text has them); `numbered`
- * of them get their number in the heading.
+ * (`sections.<id>`: heading, paragraphs, and list items and closing paragraphs where the text
+ * has them); `numbered` of them get their number in the heading.
  */
 export function legalSections<Id extends string>(
   ids: readonly Id[],
@@ -21,4 +27,24 @@ export function legalSections<Id extends string>(
     ...texts(id),
     ...(index < numbered ? { number: index + 1 } : {}),
   }))
+}
+
+/** The language cookie's lifetime, from the storage table. */
+const COOKIE_DAYS = BROWSER_STORAGE.find((entry) => entry.kind === 'cookie')?.lifetimeDays ?? 0
+
+/**
+ * What the legal texts interpolate: the company facts and this deployment's settings (README,
+ * Retention and erasure), periods in the page's language ("15 Minuten", "30 dni").
+ */
+export function usePolicyValues() {
+  const { t } = useTranslation()
+  const { locale, policy } = useApp()
+  const period = ({ count, unit }: Period) => t(`legal.periods.${unit}`, { count })
+  return {
+    ...companyPlaceholders(locale),
+    retentionPeriod: period({ count: policy.contactRetentionDays, unit: 'days' }),
+    rateLimitMax: policy.rateLimit.max,
+    rateLimitWindow: period(periodOf(policy.rateLimit.windowMs)),
+    cookieLifetime: period({ count: COOKIE_DAYS, unit: 'days' }),
+  }
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { contactLink } from '#shared/pages.ts'
-import { SUPPORT_TIERS } from '#shared/service-sections.ts'
+import { SUPPORT_TIERS } from '#shared/services.ts'
 import type { Service } from '#shared/services.ts'
 import { Icon } from './icons.tsx'
 import { LocalizedLink } from './localized-link.tsx'

@@ -1,15 +1,17 @@
 import { useTranslation } from 'react-i18next'
-import { COMPANY, companyPlaceholders } from '#shared/company.ts'
-import { COOKIE_POLICY_SECTIONS, COOKIES, LEGAL_UPDATED } from '#shared/legal.ts'
-import { useApp } from '../app-context.tsx'
+import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
+import { COMPANY } from '#shared/company.ts'
+import { COOKIE_POLICY_SECTIONS, LEGAL_UPDATED } from '#shared/legal.ts'
 import { LegalDocument } from '../components/legal-document.tsx'
-import { legalSections } from '../components/legal-sections.ts'
+import { legalSections, usePolicyValues } from '../components/legal-sections.ts'
 
-/** `/cookie-policy`: exactly the cookies the site sets (today only the language cookie). */
+/**
+ * `/cookie-policy`: exactly what the site stores in the browser (`BROWSER_STORAGE`): the
+ * language cookie and the reload guard's session storage entry.
+ */
 export function CookiesPage() {
   const { t } = useTranslation('cookies')
-  const { locale } = useApp()
-  const values = companyPlaceholders(locale)
+  const values = usePolicyValues()
   const sections = legalSections(COOKIE_POLICY_SECTIONS, (id) =>
     t(`sections.${id}`, { ...values, returnObjects: true }),
   )
@@ -28,15 +30,15 @@ export function CookiesPage() {
             </tr>
           </thead>
           <tbody>
-            {COOKIES.map((cookie) => (
-              <tr key={cookie.name}>
+            {BROWSER_STORAGE.map((entry) => (
+              <tr key={entry.id}>
                 <th scope="row">
-                  <code>{cookie.name}</code>
+                  <code>{entry.name}</code>
                 </th>
                 <td>{COMPANY.brand}</td>
-                <td>{t('table.languagePurpose')}</td>
-                <td>{t('table.languageLifetime')}</td>
-                <td>{t('table.languageType')}</td>
+                <td>{t(`table.entries.${entry.id}.purpose`)}</td>
+                <td>{t(`table.entries.${entry.id}.lifetime`, values)}</td>
+                <td>{t(`table.entries.${entry.id}.type`)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,17 +1,30 @@
 import { useTranslation } from 'react-i18next'
-import { companyPlaceholders } from '#shared/company.ts'
-import { LEGAL_UPDATED, PRIVACY_SECTIONS } from '#shared/legal.ts'
+import {
+  CONDITIONAL_PRIVACY_SECTIONS,
+  LEGAL_UPDATED,
+  PRIVACY_SECTIONS,
+  processors,
+} from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
 import { LegalDocument } from '../components/legal-document.tsx'
-import { legalSections } from '../components/legal-sections.ts'
+import { legalSections, usePolicyValues } from '../components/legal-sections.ts'
 
-/** `/privacy-policy`: what the site processes, on which legal basis, and the visitor's rights. */
+/**
+ * `/privacy-policy`: what the site processes, on which legal basis, for how long, and the
+ * visitor's rights. Periods, limits and processors come from this deployment's settings.
+ */
 export function PrivacyPage() {
   const { t } = useTranslation('privacy')
-  const { locale } = useApp()
-  const values = companyPlaceholders(locale)
-  const sections = legalSections(PRIVACY_SECTIONS, (id) =>
-    t(`sections.${id}`, { ...values, returnObjects: true }),
-  )
+  const { policy } = useApp()
+  const values = usePolicyValues()
+  const shown = PRIVACY_SECTIONS.filter((id) => CONDITIONAL_PRIVACY_SECTIONS[id]?.(policy) ?? true)
+  const sections = legalSections(shown, (id) => {
+    const texts = t(`sections.${id}`, { ...values, returnObjects: true })
+    if (id !== 'recipients') return texts
+    const items = processors(policy).map((key) =>
+      t(`sections.recipients.processors.${key}`, values),
+    )
+    return { ...texts, items }
+  })
   return <LegalDocument namespace="privacy" updated={LEGAL_UPDATED.privacy} sections={sections} />
 }

@@ -1,7 +1,6 @@
+import { RELOAD_GUARD_KEY_PREFIX as KEY_PREFIX } from '#shared/browser-storage.ts'
 import { resolveNavigation } from '#shared/navigation.ts'
 import { RELOAD_GUARD_MS } from './constants.ts'
-
-const KEY_PREFIX = 'modernwerk:reload:'
 
 type GuardStorage = Pick<Storage, 'getItem' | 'setItem'>
 

@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BROWSER_STORAGE, RELOAD_GUARD_KEY_PREFIX } from '#shared/browser-storage.ts'
+import { COMPANY } from '#shared/company.ts'
+import { LOCALES, localizePath, type Locale } from '#shared/locales.ts'
+import { page as pageOf } from '#shared/pages.ts'
+import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+
+/** Words as a pattern that accepts any space between them (the typography adds no-break ones). */
+function words(text: string): RegExp {
+  const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(escaped.replace(/ /g, '[\\s\\u00a0\\u202f]+'))
+}
+
+/** A page's visible text: markup and the embedded JSON (which holds the raw texts) removed. */
+function visibleText(body: string): string {
+  return body
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+}
+
+const apps: FastifyInstance[] = []
+async function site(env: Record<string, string> = {}) {
+  const app = await buildTestApp(env)
+  apps.push(app)
+  return app
+}
+afterAll(async () => {
+  await Promise.all(apps.map((app) => app.close()))
+})
+
+async function text(app: FastifyInstance, id: 'privacy-policy' | 'cookie-policy', locale: Locale) {
+  const response = await app.inject(localizePath(locale, pageOf(id).path))
+  expect(response.statusCode).toBe(200)
+  return visibleText(response.body)
+}
+
+/** What each language says for the settings below, spelled out here, not computed. */
+const STATED = {
+  en: { retention: '12 days', window: '1 hour', max: 'up to 3 per 1 hour', cookie: '365 days' },
+  de: { retention: '12 Tage', window: '1 Stunde', max: 'Bis zu 3 je 1 Stunde', cookie: '365 Tage' },
+  pl: {
+    retention: '12 dni',
+    window: '1 godzinę',
+    max: 'do 3 wiadomości na 1 godzinę',
+    cookie: '365 dni',
+  },
+} as const
+
+describe('the privacy policy states what this deployment does', () => {
+  let configured: FastifyInstance
+  let withCdn: FastifyInstance
+  let plain: FastifyInstance
+
+  beforeAll(async () => {
+    configured = await site({
+      CONTACT_RETENTION_DAYS: '12',
+      CONTACT_RATE_MAX: '3',
+      CONTACT_RATE_WINDOW: '1 hour',
+    })
+    withCdn = await site({ CDN_URL: 'https://cdn.modernwerk.example' })
+    plain = await site()
+  })
+
+  it.each(LOCALES)(
+    'retention, rate limit and cookie lifetime from the settings (%s)',
+    async (locale) => {
+      const privacy = await text(configured, 'privacy-policy', locale)
+      const stated = STATED[locale]
+      expect(privacy).toMatch(words(stated.retention))
+      expect(privacy).toMatch(words(stated.window))
+      expect(privacy).toMatch(words(stated.max))
+      expect(privacy).toMatch(words(stated.cookie))
+      expect(privacy).not.toContain('{{')
+      // The defaults: 30 days and 15 minutes.
+      const defaults = await text(plain, 'privacy-policy', locale)
+      expect(defaults).toMatch(words(stated.retention.replace('12', '30')))
+      expect(defaults).toMatch(/15[\s\u00a0\u202f]+(minutes|Minuten|minut)/)
+    },
+  )
+
+  it.each(LOCALES)(
+    'names the CDN as a processor only when one is configured (%s)',
+    async (locale) => {
+      const cdnName = COMPANY.cdn.provider
+      const without = await text(plain, 'privacy-policy', locale)
+      expect(without).not.toContain(cdnName)
+      expect(without).toContain(COMPANY.hosting.provider)
+      const withIt = await text(withCdn, 'privacy-policy', locale)
+      // Its own section and its entry among the processors.
+      expect(withIt.split(cdnName).length - 1).toBeGreaterThanOrEqual(3)
+      const body = (await withCdn.inject(localizePath(locale, '/privacy-policy'))).body
+      expect(body).toContain('id="cdn"')
+      expect((await plain.inject(localizePath(locale, '/privacy-policy'))).body).not.toContain(
+        'id="cdn"',
+      )
+    },
+  )
+})
+
+describe('the cookie policy lists everything the site stores in the browser', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await site()
+  })
+
+  it.each(LOCALES)('one row per entry of the storage table (%s)', async (locale) => {
+    const body = (await app.inject(localizePath(locale, '/cookie-policy'))).body
+    const rows = body.match(/<tr><th scope="row">/g) ?? []
+    expect(rows).toHaveLength(BROWSER_STORAGE.length)
+    for (const entry of BROWSER_STORAGE) {
+      expect(body).toContain(
+        `<code>${entry.name.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code>`,
+      )
+    }
+    const cookies = await text(app, 'cookie-policy', locale)
+    expect(cookies).toMatch(words(STATED[locale].cookie))
+    expect(cookies).toContain(RELOAD_GUARD_KEY_PREFIX)
+    expect(cookies).not.toContain('{{')
+  })
+})
