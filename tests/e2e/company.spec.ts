@@ -22,7 +22,7 @@ test('a Contact Us of Managed IT opens the contact form with the service and pac
   await waitForHydration(page)
   await page.locator('.tier-recommended').getByRole('link').click()
   await expect(page).toHaveURL(/\/pl\/contact\?service=managed&plan=standard$/)
-  await expect(page.getByRole('combobox', { name: 'Interesująca cię usługa' })).toHaveValue(
+  await expect(page.getByRole('combobox', { name: 'Interesująca Państwa usługa' })).toHaveValue(
     'managed',
   )
   // The package is shown, and the visitor can change it or set it back to none.
