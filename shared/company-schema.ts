@@ -29,7 +29,10 @@ export const CompanyFactsSchema = z.strictObject({
   email: z.email(),
   phone: z.string().regex(/^\+\d[\d -]{6,}$/, 'an international number like +49 30 1234567-0'),
   businessHours: z.strictObject({
-    timeZone: text,
+    timeZone: text.refine(
+      (zone) => Intl.supportedValuesOf('timeZone').includes(zone) || zone === 'UTC',
+      'an IANA time zone like Europe/Berlin (summer time included)',
+    ),
     weekdays: z.strictObject({ opens: time, closes: time }),
   }),
   hosting: z.strictObject({ provider: text, location: text }),

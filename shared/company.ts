@@ -22,7 +22,8 @@ export const COMPANY = {
   contentResponsible: 'Jonas Weber',
   email: 'kontakt@modernwerk.example',
   phone: '+49 30 1234567-0',
-  businessHours: { timeZone: 'CET', weekdays: { opens: '9:00', closes: '18:00' } },
+  /** Local times of the IANA zone: CET in winter, CEST in summer. */
+  businessHours: { timeZone: 'Europe/Berlin', weekdays: { opens: '9:00', closes: '18:00' } },
   hosting: { provider: 'Beispiel Rechenzentrum GmbH', location: 'Frankfurt am Main' },
   mailProvider: 'Beispiel Mail GmbH',
   /** Named by the privacy policy as a processor only while `CDN_URL` is set. */

@@ -1,6 +1,9 @@
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router-dom'
+import { businessHours } from '#shared/business-hours.ts'
 import { COMPANY, phoneHref } from '#shared/company.ts'
+import { LOCALE_INFO } from '#shared/locales.ts'
+import { useApp } from '../app-context.tsx'
 import { prefilledValues } from '#shared/contact-fields.ts'
 import { ContactForm } from '../components/contact-form.tsx'
 import { Icon } from '../components/icons.tsx'
@@ -13,8 +16,7 @@ import '../styles/pages/contact.css'
 export function ContactPage() {
   const { t } = useTranslation('contact')
   const [searchParams] = useSearchParams()
-  const { businessHours } = COMPANY
-  const { opens, closes } = businessHours.weekdays
+  const { locale } = useApp()
   return (
     <>
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
@@ -38,7 +40,7 @@ export function ContactPage() {
               <h2 id="hours-title">{t('hours.heading')}</h2>
               <dl className="hours">
                 <dt>{t('hours.weekdays')}</dt>
-                <dd>{`${opens}–${closes} ${businessHours.timeZone}`}</dd>
+                <dd>{t('hours.weekdaysTime', businessHours(LOCALE_INFO[locale].iso))}</dd>
                 <dt>{t('hours.saturday')}</dt>
                 <dd>{t('hours.saturdayTime')}</dd>
                 <dt>{t('hours.sunday')}</dt>
