@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EVERY_PAGE_NAMESPACES } from '#shared/texts.ts'
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { expectedTitle } from '#tests/helpers/locales.ts'
@@ -99,7 +100,7 @@ describe('pages', () => {
     )?.[1]
     const data = JSON.parse(json ?? '{}') as { locale: string; resources: object }
     expect(data.locale).toBe('pl')
-    expect(Object.keys(data.resources).sort()).toEqual(['common', 'home', 'service-cards'])
+    expect(Object.keys(data.resources).sort()).toEqual([...EVERY_PAGE_NAMESPACES, 'home'].sort())
     expect(response.headers['content-security-policy']).toContain("script-src 'self'")
     expect(response.headers['content-security-policy']).not.toContain('unsafe-inline')
   })
