@@ -17,11 +17,14 @@ export const STATS = [
   { key: 'experience', value: '15+' },
 ] as const
 
-/** Testimonials: the quote and role are copy (`home:testimonials.<key>`), the person is data. */
+/**
+ * Testimonials: the quote and role are copy (`home:testimonials.<key>`), the person is data.
+ * A doctorate is written the language's way (`home:testimonials.doctor`: "Dr." / "dr").
+ */
 export const TESTIMONIALS = [
-  { key: 'logistics', name: 'Thomas Brandt', initials: 'TB' },
-  { key: 'retail', name: 'Magdalena Zielińska', initials: 'MZ' },
-  { key: 'healthcare', name: 'Dr. Sabine Krüger', initials: 'SK' },
+  { key: 'logistics', name: 'Thomas Brandt', initials: 'TB', isDoctor: false },
+  { key: 'retail', name: 'Magdalena Zielińska', initials: 'MZ', isDoctor: false },
+  { key: 'healthcare', name: 'Sabine Krüger', initials: 'SK', isDoctor: true },
 ] as const
 
 /** Partner banner: neutral text wordmarks. SAMPLE NAMES, edited here by the company. */

@@ -118,7 +118,7 @@ export function HomePage() {
             <h2 id="testimonials-title">{t('testimonials.heading')}</h2>
           </header>
           <ul className="testimonial-grid">
-            {TESTIMONIALS.map(({ key, name, initials }) => (
+            {TESTIMONIALS.map(({ key, name, initials, isDoctor }) => (
               <li key={key}>
                 <figure className="testimonial">
                   <blockquote>
@@ -129,7 +129,7 @@ export function HomePage() {
                       {initials}
                     </span>
                     <span>
-                      <strong>{name}</strong>
+                      <strong>{isDoctor ? t('testimonials.doctor', { name }) : name}</strong>
                       <span className="testimonial-role">{t(`testimonials.${key}.role`)}</span>
                     </span>
                   </figcaption>

@@ -227,3 +227,17 @@ describe('links', () => {
     expect(broken).toEqual([])
   })
 })
+
+describe('testimonials', () => {
+  it.each([
+    ['en', 'Dr. Sabine Krüger'],
+    ['de', 'Dr. Sabine Krüger'],
+    ['pl', 'dr Sabine Krüger'],
+  ] as const)('write a doctorate the way %s does', async (locale, name) => {
+    const body = await page(localizePath(locale, '/'))
+    expect(body).toMatch(
+      new RegExp(`<strong>${name.replace('.', '\\.').replace(' ', '[ \\u00a0]')}`),
+    )
+    if (locale === 'pl') expect(body).not.toContain('Dr. Sabine')
+  })
+})
