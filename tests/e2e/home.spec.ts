@@ -5,7 +5,7 @@ const HOME = [
   {
     path: '/',
     lang: 'en',
-    heading: /Modern IT that runs your business/,
+    heading: /Modern IT that works for your business/,
     cta: 'Start your modernization',
   },
   { path: '/de', lang: 'de', heading: /Moderne IT/, cta: 'Modernisierung starten' },
