@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { FEATURES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
+import { FEATURES, PARTNERS, STATS, TESTIMONIALS, statValue } from '#shared/home.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
 import { IconCard, MoreLink } from '../components/icon-card.tsx'
@@ -16,7 +16,7 @@ import '../styles/pages/home.css'
 export function HomePage() {
   const { t } = useTranslation('home')
   const { t: tc } = useTranslation(['common', 'service-cards'])
-  const { baseUrl } = useApp()
+  const { baseUrl, locale } = useApp()
   return (
     <>
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
@@ -76,10 +76,10 @@ export function HomePage() {
             {t('stats.heading')}
           </h2>
           <dl className="stats-grid">
-            {STATS.map(({ key, value }) => (
-              <div key={key} className="stat">
-                <dt>{t(`stats.${key}`)}</dt>
-                <dd>{value}</dd>
+            {STATS.map((stat) => (
+              <div key={stat.key} className="stat">
+                <dt>{t(`stats.${stat.key}`)}</dt>
+                <dd>{statValue(stat, locale)}</dd>
               </div>
             ))}
           </dl>
