@@ -55,14 +55,14 @@ export function ContactPage() {
                 <li>
                   <Icon name="mail" />
                   <span>
-                    <span className="detail-label">{t('details.email')}</span>
+                    <span className="detail-label">{t('details.email')}</span>{' '}
                     <a href={`mailto:${COMPANY.email}`}>{COMPANY.email}</a>
                   </span>
                 </li>
                 <li>
                   <Icon name="phone" />
                   <span>
-                    <span className="detail-label">{t('details.phone')}</span>
+                    <span className="detail-label">{t('details.phone')}</span>{' '}
                     <a href={phoneHref(COMPANY.phone)}>{COMPANY.phone}</a>
                   </span>
                 </li>
@@ -82,7 +82,7 @@ export function ContactPage() {
                 {t('next.steps', { returnObjects: true }).map((step) => (
                   <li key={step.title}>
                     <strong>{step.title}</strong>
-                    <span>{step.text}</span>
+                    <p>{step.text}</p>
                   </li>
                 ))}
               </ol>

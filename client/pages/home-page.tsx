@@ -32,7 +32,7 @@ export function HomePage() {
               <LocalizedLink to="/contact" className="button button-primary button-large">
                 {t('hero.primaryCta')}
                 <Icon name="arrowRight" />
-              </LocalizedLink>
+              </LocalizedLink>{' '}
               <LocalizedLink to="/services" className="button button-ghost button-large">
                 {t('hero.secondaryCta')}
               </LocalizedLink>
@@ -125,13 +125,13 @@ export function HomePage() {
                     <p>{t(`testimonials.${key}.quote`)}</p>
                   </blockquote>
                   <figcaption>
-                    <span className="avatar" aria-hidden="true">
+                    <div className="avatar" aria-hidden="true">
                       {initials}
-                    </span>
-                    <span>
+                    </div>
+                    <div>
                       <strong>{name}</strong>
-                      <span className="testimonial-role">{t(`testimonials.${key}.role`)}</span>
-                    </span>
+                      <div className="testimonial-role">{t(`testimonials.${key}.role`)}</div>
+                    </div>
                   </figcaption>
                 </figure>
               </li>
