@@ -8,6 +8,7 @@ import {
   type FileNamespace,
 } from '#shared/texts.ts'
 import type { Locale } from '#shared/locales.ts'
+import { typesetPostProcessor } from '#shared/typography.ts'
 
 type JsonModule = { default: Record<string, unknown> }
 
@@ -17,6 +18,8 @@ const bundles = import.meta.glob<JsonModule>('../locales/*/*.json')
 /** The browser's instance, initialised synchronously from the texts embedded in the page. */
 export function createClientI18n(locale: Locale, resources: LocaleResources): I18n {
   const i18n = createInstance()
+  // The server's typesetting (shared/typography.ts), so hydration finds the HTML it wrote.
+  i18n.use(typesetPostProcessor)
   void i18n.use(initReactI18next).init({
     ...I18N_BASE_OPTIONS,
     lng: locale,

@@ -1,3 +1,5 @@
+import { typeset } from './typography.ts'
+
 /**
  * Company facts: the one place the company edits its name, address, register entry and
  * contact details. Footer, imprint, contact page, legal texts and structured data read them.
@@ -92,6 +94,10 @@ export function companyPlaceholders(locale: string) {
   return {
     ...companyVariables(),
     country: countryName(locale),
-    partners: new Intl.ListFormat(locale, { type: 'conjunction' }).format(COMPANY.partners),
+    // Typeset like copy: a value passed to t() is kept as it is (shared/typography.ts).
+    partners: typeset(
+      new Intl.ListFormat(locale, { type: 'conjunction' }).format(COMPANY.partners),
+      locale,
+    ),
   }
 }

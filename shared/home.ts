@@ -1,3 +1,5 @@
+import { FIGURES } from './figures.ts'
+
 /** Home page data that is not copy: order, figures, icons, names. Texts live in `locales/`. */
 
 /** The five features; titles and texts are `home:features.<key>`. */
@@ -9,13 +11,31 @@ export const FEATURES = [
   { key: 'aToZ', icon: 'route' },
 ] as const
 
+type Stat = {
+  key: string
+  /** A figure of shared/figures.ts, written by `Intl` in the page's locale… */
+  figure?: 'serversInGermany' | 'uptime' | 'experienceYears'
+  format?: Intl.NumberFormatOptions
+  suffix?: string
+  /** …or a name that is the same in every language. */
+  text?: string
+}
+
 /** Figures of the stats band; labels come from `home:stats.<key>`. */
 export const STATS = [
-  { key: 'germanServers', value: '100%' },
-  { key: 'uptime', value: '99.9%' },
-  { key: 'support', value: '24/7' },
-  { key: 'experience', value: '15+' },
-] as const
+  { key: 'germanServers', figure: 'serversInGermany', format: { style: 'percent' } },
+  { key: 'uptime', figure: 'uptime', format: { style: 'percent', maximumFractionDigits: 1 } },
+  { key: 'support', text: '24/7' },
+  { key: 'experience', figure: 'experienceYears', suffix: '+' },
+] as const satisfies readonly Stat[]
+
+/** A stat as `locale` writes it: "99.9%", "99,9 %", "15+". */
+export function statValue(stat: Stat, locale: string): string {
+  if (!stat.figure) return stat.text ?? ''
+  return (
+    new Intl.NumberFormat(locale, stat.format).format(FIGURES[stat.figure]) + (stat.suffix ?? '')
+  )
+}
 
 /**
  * Testimonials: the quote and role are copy (`home:testimonials.<key>`), the person is data.

@@ -14,6 +14,7 @@ import type services from '../locales/en/services.json'
 import type team from '../locales/en/team.json'
 import type terms from '../locales/en/terms.json'
 import { companyVariables } from './company.ts'
+import { FIGURES } from './figures.ts'
 import { DEFAULT_LOCALE, LOCALES } from './locales.ts'
 import type { ServiceNamespace, ServiceSlug, SupportTier } from './services.ts'
 
@@ -83,9 +84,12 @@ export const I18N_BASE_OPTIONS = {
   interpolation: {
     // React escapes output itself; escaping twice would show `&amp;` to visitors.
     escapeValue: false,
-    // Company facts (`{{brand}}`, `{{email}}`, …) in any text, from shared/company.ts.
-    defaultVariables: companyVariables(),
+    // Company facts (`{{brand}}`, `{{email}}`, …) and figures (`{{uptime, number(…)}}`) in
+    // any text, from shared/company.ts and shared/figures.ts.
+    defaultVariables: { ...companyVariables(), ...FIGURES },
   },
+  // No-break spaces by the language's rules (shared/typography.ts), on every text.
+  postProcess: ['typeset'],
   returnNull: false,
   initAsync: false,
 } satisfies InitOptions

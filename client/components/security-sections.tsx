@@ -36,7 +36,7 @@ export function SecurityFrameworks() {
         {SECURITY_FRAMEWORKS.map((key) => (
           <li key={key} className="framework">
             <strong className="framework-name">{t(`frameworks.items.${key}.name`)}</strong>
-            <span>{t(`frameworks.items.${key}.text`)}</span>
+            <p>{t(`frameworks.items.${key}.text`)}</p>
           </li>
         ))}
       </ul>

@@ -67,7 +67,7 @@ export function SiteHeader() {
         <LocalizedLink to="/" className="brand" aria-label={t('site.homeLink')}>
           <LogoMark className="brand-mark" />
           <span className="brand-name">{t('site.name')}</span>
-        </LocalizedLink>
+        </LocalizedLink>{' '}
         <button
           ref={menuButtonRef}
           type="button"
@@ -97,7 +97,7 @@ export function SiteHeader() {
               <div className="submenu-row">
                 <LocalizedNavLink to="/services" className="nav-link">
                   {t('nav.services')}
-                </LocalizedNavLink>
+                </LocalizedNavLink>{' '}
                 <button
                   ref={submenuButtonRef}
                   type="button"

@@ -57,14 +57,14 @@ export function ContactPage() {
                 <li>
                   <Icon name="mail" />
                   <div>
-                    <span className="detail-label">{t('details.email')}</span>
+                    <span className="detail-label">{t('details.email')}</span>{' '}
                     <a href={`mailto:${COMPANY.email}`}>{COMPANY.email}</a>
                   </div>
                 </li>
                 <li>
                   <Icon name="phone" />
                   <div>
-                    <span className="detail-label">{t('details.phone')}</span>
+                    <span className="detail-label">{t('details.phone')}</span>{' '}
                     <a href={phoneHref(COMPANY.phone)}>{COMPANY.phone}</a>
                   </div>
                 </li>
@@ -85,7 +85,7 @@ export function ContactPage() {
                 {t('next.steps', { returnObjects: true }).map((step) => (
                   <li key={step.title}>
                     <strong>{step.title}</strong>
-                    <span>{step.text}</span>
+                    <p>{step.text}</p>
                   </li>
                 ))}
               </ol>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { FEATURES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
+import { FEATURES, PARTNERS, STATS, TESTIMONIALS, statValue } from '#shared/home.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
 import { IconCard, MoreLink } from '../components/icon-card.tsx'
@@ -16,7 +16,7 @@ import '../styles/pages/home.css'
 export function HomePage() {
   const { t } = useTranslation('home')
   const { t: tc } = useTranslation(['common', 'service-cards'])
-  const { baseUrl } = useApp()
+  const { baseUrl, locale } = useApp()
   return (
     <>
       <PageMeta title={t('meta.title')} description={t('meta.description')} />
@@ -32,7 +32,7 @@ export function HomePage() {
               <LocalizedLink to="/contact" className="button button-primary button-large">
                 {t('hero.primaryCta')}
                 <Icon name="arrowRight" />
-              </LocalizedLink>
+              </LocalizedLink>{' '}
               <LocalizedLink to="/services" className="button button-ghost button-large">
                 {t('hero.secondaryCta')}
               </LocalizedLink>
@@ -76,10 +76,10 @@ export function HomePage() {
             {t('stats.heading')}
           </h2>
           <dl className="stats-grid">
-            {STATS.map(({ key, value }) => (
-              <div key={key} className="stat">
-                <dt>{t(`stats.${key}`)}</dt>
-                <dd>{value}</dd>
+            {STATS.map((stat) => (
+              <div key={stat.key} className="stat">
+                <dt>{t(`stats.${stat.key}`)}</dt>
+                <dd>{statValue(stat, locale)}</dd>
               </div>
             ))}
           </dl>
@@ -125,13 +125,13 @@ export function HomePage() {
                     <p>{t(`testimonials.${key}.quote`)}</p>
                   </blockquote>
                   <figcaption>
-                    <span className="avatar" aria-hidden="true">
+                    <div className="avatar" aria-hidden="true">
                       {initials}
-                    </span>
-                    <span>
+                    </div>
+                    <div>
                       <strong>{isDoctor ? t('testimonials.doctor', { name }) : name}</strong>
-                      <span className="testimonial-role">{t(`testimonials.${key}.role`)}</span>
-                    </span>
+                      <div className="testimonial-role">{t(`testimonials.${key}.role`)}</div>
+                    </div>
                   </figcaption>
                 </figure>
               </li>

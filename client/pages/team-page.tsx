@@ -3,6 +3,7 @@ import { COMPANY } from '#shared/company.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ScreenPage } from '#shared/pages.ts'
 import { TEAM, teamMember } from '#shared/team.ts'
+import { typeset } from '#shared/typography.ts'
 import { useApp } from '../app-context.tsx'
 import { Breadcrumbs } from '../components/breadcrumbs.tsx'
 import { TeamCard } from '../components/team-card.tsx'
@@ -23,11 +24,14 @@ export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
   const { t: tc } = useTranslation()
   const { baseUrl, locale } = useApp()
   const key = member.key
-  const languages = new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
-    member.languages.map(
-      (code) =>
-        new Intl.DisplayNames([LOCALE_INFO[locale].iso], { type: 'language' }).of(code) ?? code,
+  const languages = typeset(
+    new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
+      member.languages.map(
+        (code) =>
+          new Intl.DisplayNames([LOCALE_INFO[locale].iso], { type: 'language' }).of(code) ?? code,
+      ),
     ),
+    locale,
   )
   const others = TEAM.filter((other) => other.slug !== slug)
   return (

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin'
 import i18next, { type i18n as I18n } from 'i18next'
 import FsBackend from 'i18next-fs-backend'
 import { I18N_BASE_OPTIONS, type FileResources } from '#shared/texts.ts'
+import { typesetPostProcessor } from '#shared/typography.ts'
 import { deriveNamespaces, FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { LOCALES, type Locale } from '#shared/locales.ts'
 
@@ -45,6 +46,8 @@ export function addDerivedNamespaces(i18n: I18n, locale: Locale): Record<string,
 export const i18nPlugin = fp<I18nPluginOptions>(
   async (app, { localesDir }) => {
     const root = i18next.createInstance()
+    // Typesetting (shared/typography.ts); the per-request clones share the root's processors.
+    root.use(typesetPostProcessor)
     await root.use(FsBackend).init({
       ...I18N_BASE_OPTIONS,
       initAsync: true,

@@ -1,5 +1,6 @@
 import proxyAddr from '@fastify/proxy-addr'
 import ipaddr from 'ipaddr.js'
+import { FIGURES } from '#shared/figures.ts'
 
 /**
  * IP addresses and ranges, parsed by the libraries Fastify itself uses: one set of rules for
@@ -46,7 +47,10 @@ export function addressMatcher(entries: readonly string[]): (ip: string) => bool
   return (ip) => ipaddr.isValid(ip) && isTrusted(ip, 0)
 }
 
-/** `203.0.113.77` → `203.0.113.0`; IPv6 keeps its first 48 bits (the last 80 zeroed). */
+/**
+ * `203.0.113.77` → `203.0.113.0`; IPv6 keeps its first 48 bits (the last 80 zeroed, as the
+ * privacy policy says: `FIGURES.ipv6DroppedBits`).
+ */
 export function shortenIp(ip: string): string {
   if (!ipaddr.isValid(ip)) return 'invalid'
   const address = ipaddr.parse(ip)
@@ -56,6 +60,6 @@ export function shortenIp(ip: string): string {
   }
   if (address.isIPv4MappedAddress())
     return `::ffff:${shortenIp(address.toIPv4Address().toString())}`
-  const parts = address.parts.slice(0, 3)
-  return new ipaddr.IPv6([...parts, 0, 0, 0, 0, 0]).toString()
+  const kept = address.parts.slice(0, (128 - FIGURES.ipv6DroppedBits) / 16)
+  return new ipaddr.IPv6([...kept, ...new Array<number>(8 - kept.length).fill(0)]).toString()
 }

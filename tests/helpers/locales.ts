@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { companyVariables } from '#shared/company.ts'
+import i18next from 'i18next'
 import type { Locale } from '#shared/locales.ts'
 import { PAGES, type Page, type PageId } from '#shared/pages.ts'
 import { serviceNamespace } from '#shared/services.ts'
 import { teamMember } from '#shared/team.ts'
+import { I18N_BASE_OPTIONS } from '#shared/texts.ts'
+import { typesetPostProcessor } from '#shared/typography.ts'
 
 export type Json = Record<string, unknown>
 
@@ -20,12 +22,17 @@ export function get(tree: Json, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (node as Json)[key], tree)
 }
 
-const COMPANY_VARIABLES: Record<string, string | number> = companyVariables()
+/** The site's i18next options and post-processor, with no texts of its own. */
+const i18n = i18next.createInstance()
+void i18n.use(typesetPostProcessor).init({ ...I18N_BASE_OPTIONS, resources: {} })
 
-/** Text as the page shows it: company facts filled in, escaped as React writes HTML. */
-export function html(text: unknown): string {
-  return String(text)
-    .replace(/\{\{(\w+)\}\}/g, (match, name: string) => String(COMPANY_VARIABLES[name] ?? match))
+/**
+ * Text as a page in `locale` shows it: facts and figures filled in and formatted, typeset,
+ * escaped as React writes HTML. Without a locale, only escaped (a value shown as it is).
+ */
+export function html(text: unknown, locale?: Locale): string {
+  const shown = locale ? i18n.t('shown', { lng: locale, defaultValue: String(text) }) : String(text)
+  return shown
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -45,5 +52,5 @@ export function expectedTitle(id: PageId, locale: Locale): string {
   const page = PAGES.find((candidate) => candidate.id === id)
   if (!page) throw new Error(`Unknown page ${id}`)
   const [namespace, path] = titleSource(page)
-  return html(get(texts(locale, namespace), path))
+  return html(get(texts(locale, namespace), path), locale)
 }

@@ -38,8 +38,11 @@ function comparableKeys(entries: Map<string, string>) {
   return [...new Set([...entries.keys()].map((key) => pluralBase(key) ?? key))].sort()
 }
 
+/** Placeholders by name: a locale may format a figure its own way (`20 Mio.`, `20 million`). */
 function markers(text: string) {
-  const placeholders = text.match(/\{\{\s*[\w.]+\s*\}\}/g) ?? []
+  const placeholders = [...text.matchAll(/\{\{\s*([\w.]+)\s*(?:,[^}]*)?\}\}/g)].map(
+    ([, name]) => `{{${name}}}`,
+  )
   const tags = text.match(/<\/?[A-Za-z][\w-]*\s*\/?>/g) ?? []
   return [...placeholders, ...tags].sort()
 }

@@ -62,7 +62,7 @@ describe.each(SERVICES)('service $slug', (service) => {
     'has its texts in %s, shown on its page, in the menu and the footer',
     async (locale) => {
       const own = texts(locale, serviceNamespace(service.slug))
-      const name = html(get(own, 'card.name'))
+      const name = html(get(own, 'card.name'), locale)
       for (const key of ['card.name', 'card.teaser', 'card.summary', 'meta.title', 'hero.title']) {
         expect(String(get(own, key)).trim(), key).not.toBe('')
       }
@@ -71,12 +71,12 @@ describe.each(SERVICES)('service $slug', (service) => {
       expect(between(body, '<header', '</header>')).toContain(href)
       expect(between(body, '<header', '</header>')).toContain(name)
       expect(between(body, '<footer', '</footer>')).toContain(href)
-      expect(body, 'home teaser').toContain(html(get(own, 'card.teaser')))
+      expect(body, 'home teaser').toContain(html(get(own, 'card.teaser'), locale))
       expect(await page(localizePath(locale, '/services'))).toContain(
-        html(get(own, 'card.summary')),
+        html(get(own, 'card.summary'), locale),
       )
       expect(await page(localizePath(locale, servicePath(service.slug)))).toContain(
-        html(get(own, 'hero.title')),
+        html(get(own, 'hero.title'), locale),
       )
     },
   )
@@ -92,7 +92,7 @@ describe.each(SERVICES)('service $slug', (service) => {
     const options = CONTACT_FIELDS.flatMap((field) => fieldOptions(field, 'contact'))
     expect(options.map((option) => option.value)).toContain(service.interest)
     const body = await page('/de/contact')
-    const name = html(get(texts('de', serviceNamespace(service.slug)), 'card.name'))
+    const name = html(get(texts('de', serviceNamespace(service.slug)), 'card.name'), 'de')
     expect(body).toContain(`<option value="${service.interest}">${name}</option>`)
   })
 })
@@ -106,7 +106,7 @@ describe.each(TEAM)('team member $slug', (member) => {
 
   it.each(LOCALES)('has a role, a bio and a profile page in %s', async (locale) => {
     const copy = texts(locale, 'team')
-    const role = html(get(copy, `members.${member.key}.role`))
+    const role = html(get(copy, `members.${member.key}.role`), locale)
     expect(await page(localizePath(locale, teamPath(member.slug)))).toContain(role)
     expect(await page(localizePath(locale, '/about'))).toContain(role)
   })

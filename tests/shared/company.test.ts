@@ -28,7 +28,7 @@ describe('company facts', () => {
 
   it('give placeholders in each language', () => {
     expect(companyPlaceholders('de').partners).toBe('Jonas Weber und Katarzyna Nowak')
-    expect(companyPlaceholders('pl').partners).toBe('Jonas Weber i Katarzyna Nowak')
+    expect(companyPlaceholders('pl').partners).toBe('Jonas Weber i\u00A0Katarzyna Nowak')
     expect(companyPlaceholders('en').registerNumber).toBe(COMPANY.register.number)
     expect(phoneHref('+49 30 1234567-0')).toBe('tel:+493012345670')
   })

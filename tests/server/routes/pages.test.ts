@@ -276,3 +276,40 @@ describe('crafted paths', () => {
     expect(response.body).toBe('')
   })
 })
+
+/** A page's text as visitors read it: no scripts or styles, every tag a separator. */
+function visibleText(html: string) {
+  return html
+    .replace(/<(script|style)[^>]*>.*?<\/\1>/gs, '')
+    .replace(/<[^>]*>/g, '\u0001')
+    .replace(/&nbsp;/g, '\u00A0')
+}
+
+describe('typography in the rendered HTML (shared/typography.ts)', () => {
+  /** What each language binds with a no-break space, found here with a plain one. */
+  const UNBOUND = {
+    de: /(?:§|Abs\.|Art\.|Nr\.|lit\.) [\da-z]|\d (?:%|Uhr|Mio\.)(?!\p{L})|(?<!\p{L})\p{L}\. \p{L}\./gu,
+    pl: /(?<![\p{L}\p{N}\p{M}_.@/\\'’-])[aiouwzAIOUWZ] (?=\S)|(?:§|art\.|ust\.) \d|\d (?:%|r\.)/gu,
+  }
+  const pages = LOCALIZED_PAGES.filter(({ locale }) => locale !== 'en')
+
+  it.each(pages)('$path binds what $locale typography binds', async ({ locale, path }) => {
+    const response = await app.inject({ method: 'GET', url: path })
+    const text = visibleText(response.body)
+    const unbound = [...text.matchAll(UNBOUND[locale as 'de' | 'pl'])].map((match) =>
+      text.slice(Math.max(0, match.index - 20), match.index + 20),
+    )
+    expect(unbound).toEqual([])
+  })
+
+  it('writes the no-break spaces into the German and Polish HTML', async () => {
+    const german = (await app.inject({ method: 'GET', url: '/de/privacy-policy' })).body
+    expect(german).toContain('Art.\u00A06 Abs.\u00A01 lit.\u00A0f DSGVO')
+    const polish = (await app.inject({ method: 'GET', url: '/pl/privacy-policy' })).body
+    expect(polish).toContain('art.\u00A06 ust.\u00A01 lit.\u00A0f RODO')
+    expect(visibleText(polish)).toMatch(/ w\u00A0\p{L}/u)
+    const uptime = (await app.inject({ method: 'GET', url: '/de/services/cloud-infrastructure' }))
+      .body
+    expect(uptime).toContain('99,9\u00A0%')
+  })
+})

@@ -26,14 +26,14 @@ describe('services overview', () => {
     const copy = texts(locale, 'services')
     const response = await app.inject({ method: 'GET', url: localizePath(locale, '/services') })
     expect(response.statusCode).toBe(200)
-    expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'))}</title>`)
+    expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'), locale)}</title>`)
     expect(h1Count(response.body)).toBe(1)
-    expect(response.body).toContain(html(get(copy, 'hero.title')))
+    expect(response.body).toContain(html(get(copy, 'hero.title'), locale))
     for (const { slug } of SERVICES) {
       const card = texts(locale, serviceNamespace(slug))
       expect(response.body).toContain(`href="${localizePath(locale, servicePath(slug))}"`)
-      expect(response.body).toContain(html(get(card, 'card.name')))
-      expect(response.body).toContain(html(get(card, 'card.summary')))
+      expect(response.body).toContain(html(get(card, 'card.name'), locale))
+      expect(response.body).toContain(html(get(card, 'card.summary'), locale))
     }
   })
 })
@@ -49,21 +49,21 @@ describe('service pages', () => {
     })
     expect(response.statusCode).toBe(200)
     expect(response.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${locale}"`))
-    expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'))}</title>`)
+    expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'), locale)}</title>`)
     expect(h1Count(response.body)).toBe(1)
     for (const path of ['hero.badge', 'hero.title', 'hero.subtitle', 'cta.title', 'cta.button']) {
-      expect(response.body, path).toContain(html(get(copy, path)))
+      expect(response.body, path).toContain(html(get(copy, path), locale))
     }
     const sections = ['benefits.items', 'process.steps', 'faq.items'] as const
     for (const section of sections) {
       for (const item of get(copy, section) as Json[]) {
-        expect(response.body).toContain(html(item.title ?? item.question))
+        expect(response.body).toContain(html(item.title ?? item.question, locale))
       }
     }
     expect((get(copy, 'process.steps') as Json[]).length).toBe(4)
     for (const group of get(copy, 'offerings.groups') as { title: string; items: string[] }[]) {
-      expect(response.body).toContain(html(group.title))
-      for (const item of group.items) expect(response.body).toContain(html(item))
+      expect(response.body).toContain(html(group.title, locale))
+      for (const item of group.items) expect(response.body).toContain(html(item, locale))
     }
     // Structured data as a data block, and the call to action with the service preselected.
     expect(response.body).toContain('<script type="application/ld+json">')
@@ -83,11 +83,11 @@ describe('service pages', () => {
       const capabilities = get(copy, 'capabilities.items') as Record<string, Json>
       expect(Object.keys(capabilities)).toHaveLength(6)
       for (const capability of Object.values(capabilities)) {
-        expect(response.body).toContain(html(capability.title))
+        expect(response.body).toContain(html(capability.title, locale))
       }
       for (const key of SECURITY_FRAMEWORKS) {
         expect(response.body).toContain(
-          `<strong class="framework-name">${html(get(copy, `frameworks.items.${key}.name`))}</strong>`,
+          `<strong class="framework-name">${html(get(copy, `frameworks.items.${key}.name`), locale)}</strong>`,
         )
       }
       expect(response.body.match(/class="framework-name"/g)).toHaveLength(9)
@@ -107,12 +107,12 @@ describe('service pages', () => {
       expect(response.body.match(/class="tier( tier-recommended)?"/g)).toHaveLength(3)
       expect(response.body.match(/class="tier-flag"/g)).toHaveLength(1)
       expect(response.body).toContain(
-        `<p class="tier-flag">${html(get(copy, 'tiers.recommended'))}</p>`,
+        `<p class="tier-flag">${html(get(copy, 'tiers.recommended'), locale)}</p>`,
       )
       const recommended = response.body.slice(response.body.indexOf('tier tier-recommended'))
-      expect(recommended).toContain(html(get(copy, 'tiers.items.standard.name')))
+      expect(recommended).toContain(html(get(copy, 'tiers.items.standard.name'), locale))
       for (const { key } of SUPPORT_TIERS) {
-        expect(response.body).toContain(html(get(copy, `tiers.items.${key}.package`)))
+        expect(response.body).toContain(html(get(copy, `tiers.items.${key}.package`), locale))
         expect(response.body).toContain(
           `href="${localizePath(locale, '/contact')}?service=managed&amp;plan=${key}"`,
         )
