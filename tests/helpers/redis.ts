@@ -3,6 +3,8 @@ import { once } from 'node:events'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Queue } from 'bullmq'
+import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/redis-outbox.ts'
 import { freePort } from '#tests/helpers/net.ts'
 
 export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server'
@@ -68,4 +70,11 @@ export async function startRedis({ durable = false }: RedisOptions = {}) {
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** Removes every contact job, whatever its state: each test starts from an empty queue. */
+export async function emptyContactQueue(url: string) {
+  const queue = new Queue(QUEUE_NAME, { connection: { url }, prefix: QUEUE_PREFIX })
+  await queue.obliterate({ force: true })
+  await queue.close()
 }

@@ -7,7 +7,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { durabilityProblems, checkRedisDurability } from '#server/services/redis-config.ts'
 import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/redis-outbox.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
-import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
+import {
+  emptyContactQueue,
+  hasRedisServer,
+  REDIS_SERVER,
+  startRedis,
+} from '#tests/helpers/redis.ts'
 import { eventually, startSmtpServer } from '#tests/helpers/smtp.ts'
 
 const VALID = {
@@ -91,9 +96,7 @@ describe.skipIf(!hasRedisServer())(
 
     afterEach(async () => {
       await Promise.all(apps.splice(0).map((app) => app.close()))
-      const queue = new Queue(QUEUE_NAME, { connection: { url: redis.url }, prefix: QUEUE_PREFIX })
-      await queue.obliterate({ force: true })
-      await queue.close()
+      await emptyContactQueue(redis.url)
       smtp.received.length = 0
     }, 30_000)
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { promisify } from 'node:util'
-import { Queue, Worker } from 'bullmq'
+import { Worker } from 'bullmq'
 import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -13,7 +13,12 @@ import type { ContactMessage } from '#shared/contact-schema.ts'
 import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/redis-outbox.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { freePort } from '#tests/helpers/net.ts'
-import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
+import {
+  emptyContactQueue,
+  hasRedisServer,
+  REDIS_SERVER,
+  startRedis,
+} from '#tests/helpers/redis.ts'
 import { eventually, startSmtpServer } from '#tests/helpers/smtp.ts'
 
 const DAY_MS = 86_400_000
@@ -163,9 +168,7 @@ describe.skipIf(!hasRedisServer())('retention and erasure with Redis', { timeout
   })
   afterEach(async () => {
     await Promise.all(apps.splice(0).map((app) => app.close()))
-    const queue = new Queue(QUEUE_NAME, { connection: { url: redis.url }, prefix: QUEUE_PREFIX })
-    await queue.obliterate({ force: true })
-    await queue.close()
+    await emptyContactQueue(redis.url)
     smtp.received.length = 0
   }, 30_000)
   afterAll(async () => {
