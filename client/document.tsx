@@ -8,6 +8,7 @@ import {
   type AppData,
   type RuntimeConfig,
 } from '#shared/page-data.ts'
+import { TOUCH_ICON } from '#shared/icons.ts'
 
 type DocumentProps = {
   data: AppData
@@ -31,6 +32,7 @@ export function Document({ data, json, runtime, children }: DocumentProps) {
         <meta name="color-scheme" content="light" />
         <meta name="theme-color" content="#0d2a43" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href={TOUCH_ICON} />
         <link rel="manifest" href="/site.webmanifest" />
         {assets.styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} precedence="default" />
