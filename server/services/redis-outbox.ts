@@ -20,6 +20,26 @@ export type RedisOutboxOptions = {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * How long a visitor's submission waits for Redis's acknowledgement. Commands fail at once
+ * while the connection is down, but BullMQ can wait for a connection that is re-establishing
+ * itself; the visitor then gets the 503 after this, not a hang. A job that lands later is the
+ * same submission id: the form's retry adds no second lead.
+ */
+const PUT_TIMEOUT_MS = 2_000
+
+async function withinTime<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms)
+  })
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Delivery is retried for as long as SMTP is down: no message ends after N attempts. */
 const ATTEMPTS = 1_000_000
 /**
@@ -143,7 +163,11 @@ export class RedisOutbox {
       removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
       removeOnFail: false,
     }
-    await this.queue.add('message', submission, options)
+    await withinTime(
+      this.queue.add('message', submission, options),
+      PUT_TIMEOUT_MS,
+      'Redis did not acknowledge the contact message in time',
+    )
   }
 
   /**

@@ -11,7 +11,8 @@ export type RetentionOptions = {
   log: DeliveryLog
   /** Counts each purged message (the metric). */
   purged: (count: number) => void
-  /** How often the stores are swept; the first sweep runs at start. */
+  /** How often the stores are swept; the first sweep runs a minute after start, when the
+   * process is no longer busy starting (and a short-lived one never sweeps). */
   intervalMs?: number
 }
 
@@ -59,13 +60,15 @@ export function startRetention({
   }
   const timer = setInterval(scheduled, intervalMs)
   timer.unref()
-  setImmediate(scheduled)
+  const first = setTimeout(scheduled, Math.min(60_000, intervalMs))
+  first.unref()
 
   return {
     run,
     async stop() {
       isStopped = true
       clearInterval(timer)
+      clearTimeout(first)
       await running?.catch(() => 0)
     },
   }
