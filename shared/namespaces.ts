@@ -29,7 +29,8 @@ export function deriveNamespaces(
     'support-plans': Object.fromEntries(
       SUPPORT_TIERS.map(({ key }) => {
         const tier = bundle('service-managed-it').tiers.items[key]
-        return [key, `${tier.package} – ${tier.name}`]
+        const label = bundle('common').form.planOption
+        return [key, label.replace('{{package}}', tier.package).replace('{{name}}', tier.name)]
       }),
     ) as Record<SupportTier, string>,
   }

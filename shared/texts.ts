@@ -51,8 +51,8 @@ export type FileNamespace = keyof FileResources
 /**
  * Namespaces gathered from other files rather than read from one: `service-cards` holds the
  * card of every service, so menus and overviews show all services without loading every
- * service page's texts; `support-plans` the Managed IT packages' names ("Base package –
- * Business hours support"), the contact form's choices. The server makes them when it loads
+ * service page's texts; `support-plans` the Managed IT packages' names as the contact form offers
+ * them (`common:form.planOption`: "Base Package – Business hours support"). The server makes them when it loads
  * the files.
  */
 export type DerivedResources = {

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util'
 import { z } from 'zod'
 import { loadConfig } from '#server/config.ts'
 import { FileOutbox } from '#server/services/outbox.ts'
-import { RedisOutbox } from '#server/services/redis-outbox.ts'
+import { operatorQueue } from '#server/services/redis-outbox.ts'
 
 const USAGE = 'Usage: npm run contact:erase -- --email ADDRESS'
 
@@ -36,12 +36,7 @@ const fromFolder = await folder.eraseSender(email).catch((error: unknown) => {
 console.log(`Outbox folder (${folder.dir}): ${fromFolder} message(s) erased.`)
 
 if (config.REDIS_URL) {
-  const quiet = () => {}
-  const queue = new RedisOutbox({
-    url: config.REDIS_URL,
-    log: { info: quiet, warn: quiet, error: quiet },
-    counters: { delivered: quiet, failed: quiet },
-  })
+  const queue = operatorQueue(config.REDIS_URL)
   try {
     await queue.queue.waitUntilReady()
     const { erased, busy } = await queue.eraseSender(email)

@@ -4,19 +4,14 @@
 // fails a message by itself (it retries for as long as SMTP is down); a job can only end there
 // after being interrupted over and over, and the metric contact_queue_jobs{state="failed"}
 // shows it.
-import { RedisOutbox } from '#server/services/redis-outbox.ts'
+import { operatorQueue } from '#server/services/redis-outbox.ts'
 
 const url = process.env.REDIS_URL
 if (!url) {
   console.error('REDIS_URL is not set: the file outbox has no failed state (it retries for ever).')
   process.exit(2)
 }
-const quiet = () => {}
-const outbox = new RedisOutbox({
-  url,
-  log: { info: quiet, warn: quiet, error: quiet },
-  counters: { delivered: quiet, failed: quiet },
-})
+const outbox = operatorQueue(url)
 try {
   await outbox.queue.waitUntilReady()
   const moved = await outbox.retryFailed()

@@ -254,3 +254,13 @@ export class RedisOutbox {
     for (const connection of this.#connections) connection.disconnect()
   }
 }
+
+/** The queue as an operator's command uses it: no worker, no logs, no metrics. */
+export function operatorQueue(url: string): RedisOutbox {
+  const quiet = () => {}
+  return new RedisOutbox({
+    url,
+    log: { info: quiet, warn: quiet, error: quiet },
+    counters: { delivered: quiet, failed: quiet },
+  })
+}
