@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream'
+import { PassThrough, Transform, type Readable } from 'node:stream'
 import type { i18n as I18n } from 'i18next'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
@@ -45,6 +45,12 @@ export type RenderOptions = {
   formState?: ContactFormState
   runtime: RuntimeConfig
   policy: PolicyFacts
+  /**
+   * Markup the server adds before `</head>` for crawlers and link previews (Open Graph,
+   * structured data), given the page's status; the browser's render never has it, and React
+   * skips such extra tags in the head when it hydrates.
+   */
+  head?: (status: number) => string
 }
 
 export type RenderResult =
@@ -161,8 +167,9 @@ function renderDocument(
     loaderHeaders.forEach((value, name) => headers.set(name, value))
   }
 
+  const head = options.head?.(context.statusCode)
   return new Promise((resolve, reject) => {
-    const body = new PassThrough()
+    const body = head ? insertBeforeHeadEnd(head) : new PassThrough()
     let isSettled = false
     let isFlawed = false
     // Only a document rendered without any error may be kept and served again.
@@ -203,5 +210,29 @@ function renderDocument(
     }, options.timeoutMs)
     body.once('close', () => clearTimeout(timer))
     body.once('end', () => clearTimeout(timer))
+  })
+}
+
+/**
+ * A pass-through stream that puts `html` before the document's `</head>` (in React's shell,
+ * the first chunk it writes); chunks are held back only until that tag has passed.
+ */
+function insertBeforeHeadEnd(html: string): Transform {
+  let pending: Buffer | undefined = Buffer.alloc(0)
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (!pending) return done(null, chunk)
+      const joined = Buffer.concat([pending, chunk])
+      const at = joined.indexOf('</head>')
+      if (at === -1) {
+        pending = joined
+        return done()
+      }
+      pending = undefined
+      done(null, Buffer.concat([joined.subarray(0, at), Buffer.from(html), joined.subarray(at)]))
+    },
+    flush(done) {
+      done(null, pending?.length ? pending : undefined)
+    },
   })
 }

@@ -1,5 +1,6 @@
 // Copies the hashed client files of one release (those its Vite manifest names, with their
-// precompressed twins) into another build's folder, and that release's build info beside it. The image build runs it with the
+// precompressed twins, and the share images its share-images.json names) into another build's
+// folder, and that release's build info beside it. The image build runs it with the
 // previous release's files (`--build-arg PREVIOUS_IMAGE=…`), so during a rolling update the
 // new pods also answer the chunk requests of pages the old pods rendered. Only the previous
 // release's own files travel: they do not pile up over releases.
@@ -9,6 +10,8 @@ import { dirname, join } from 'node:path'
 
 /** Read by server/plugins/renderer.ts (kept equal there). */
 const PREVIOUS_BUILD_FILE = 'previous-build-info.json'
+/** Written by scripts/write-share-images.ts (`SHARE_IMAGE_MANIFEST`, kept equal there). */
+const SHARE_IMAGE_MANIFEST = 'share-images.json'
 
 type Chunk = { file: string; css?: string[]; assets?: string[] }
 
@@ -27,13 +30,28 @@ export function releaseFiles(clientDir: string): string[] {
   return [...files].sort()
 }
 
+/**
+ * The share images a build made: a preview a crawler fetched from an old pod names its
+ * picture, which a new pod then serves.
+ */
+export function shareImageFiles(distDir: string): string[] {
+  const path = join(distDir, SHARE_IMAGE_MANIFEST)
+  if (!existsSync(path)) return []
+  const { images } = JSON.parse(readFileSync(path, 'utf8')) as { images: Record<string, string> }
+  // `/assets/share/<name>.png` only: nothing can be written outside the target.
+  return Object.values(images)
+    .map((url) => url.slice(1))
+    .filter((file) => /^assets\/share\/[\w.-]+\.png$/.test(file))
+    .sort()
+}
+
 /** Copies a release's client files and build info from one `dist` folder into another. */
 export function copyReleaseAssets(fromDist: string, toDist: string): number {
   const from = join(fromDist, 'client')
   const to = join(toDist, 'client')
   if (!existsSync(join(from, '.vite', 'manifest.json'))) return 0
   let copied = 0
-  for (const file of releaseFiles(from)) {
+  for (const file of [...releaseFiles(from), ...shareImageFiles(fromDist)]) {
     for (const variant of [file, `${file}.br`, `${file}.gz`]) {
       if (!existsSync(join(from, variant))) continue
       mkdirSync(dirname(join(to, variant)), { recursive: true })

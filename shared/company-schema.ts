@@ -26,6 +26,7 @@ export const CompanyFactsSchema = z.strictObject({
   vatId: z.string().regex(/^DE\d{9}$/, 'a German VAT id: DE and nine digits'),
   partners: z.array(text).min(1),
   contentResponsible: text,
+  areaServed: z.array(z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 country code like PL')).min(1),
   email: z.email(),
   phone: z.string().regex(/^\+\d[\d -]{6,}$/, 'an international number like +49 30 1234567-0'),
   businessHours: z.strictObject({

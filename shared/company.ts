@@ -1,3 +1,4 @@
+import { TEAM } from './team.ts'
 import { typeset } from './typography.ts'
 
 /**
@@ -19,9 +20,12 @@ export const COMPANY = {
   },
   register: { court: 'Amtsgericht Charlottenburg', number: 'PR 1234 B' },
   vatId: 'DE123456789',
-  partners: ['Jonas Weber', 'Katarzyna Nowak'],
+  /** The partners of the PartG: the co-founders, each with a team page (shared/team.ts). */
+  partners: TEAM.map((member) => member.name),
   /** Responsible for content under § 18 (2) MStV. */
   contentResponsible: 'Jonas Weber',
+  /** Countries whose businesses the company serves (ISO 3166-1), named in structured data. */
+  areaServed: ['DE', 'PL'],
   email: 'kontakt@modernwerk.example',
   phone: '+49 30 1234567-0',
   /** Local times of the IANA zone: CET in winter, CEST in summer. */

@@ -1,23 +1,26 @@
 import { useTranslation } from 'react-i18next'
+import type { Page } from '#shared/pages.ts'
+import { breadcrumbTrail, pageLabel } from '#shared/page-texts.ts'
+import { useTranslate } from '../use-page-texts.ts'
 import { LocalizedLink } from './localized-link.tsx'
 
-type Crumb = { label: string; to?: string }
-
-/** Where the page sits in the site; the last crumb is the current page. */
-export function Breadcrumbs({ items }: { items: readonly Crumb[] }) {
+/**
+ * Where the page sits in the site, from the home page to the page itself (the current crumb).
+ * The trail is `breadcrumbTrail`'s, which the structured data of the page lists too.
+ */
+export function Breadcrumbs({ page }: { page: Page }) {
   const { t } = useTranslation()
+  const translate = useTranslate()
+  const trail = breadcrumbTrail(page)
   return (
     <nav className="breadcrumbs" aria-label={t('a11y.breadcrumb')}>
       <ol>
-        <li>
-          <LocalizedLink to="/">{t('nav.home')}</LocalizedLink>
-        </li>
-        {items.map((item) => (
-          <li key={item.label}>
-            {item.to ? (
-              <LocalizedLink to={item.to}>{item.label}</LocalizedLink>
+        {trail.map((crumb) => (
+          <li key={crumb.id}>
+            {crumb === page ? (
+              <span aria-current="page">{pageLabel(crumb, translate)}</span>
             ) : (
-              <span aria-current="page">{item.label}</span>
+              <LocalizedLink to={crumb.path}>{pageLabel(crumb, translate)}</LocalizedLink>
             )}
           </li>
         ))}

@@ -6,7 +6,7 @@ import { isChunkLoadError } from '../runtime/chunk-error.ts'
 import { ChunkFailure } from './chunk-failure.tsx'
 import { Icon } from './icons.tsx'
 import { LocalizedLink } from './localized-link.tsx'
-import { PageMeta } from './page-meta.tsx'
+import { ErrorMeta } from './page-meta.tsx'
 
 /**
  * The 404 and 500 pages, rendered inside the site chrome by the boundary route. Internals of
@@ -39,7 +39,7 @@ function NotFound() {
   const title = t('errors.notFoundTitle')
   return (
     <section className="error-page container">
-      <PageMeta title={title} description={title} isIndexable={false} />
+      <ErrorMeta title={title} />
       <p className="error-code" aria-hidden="true">
         404
       </p>
@@ -74,7 +74,7 @@ function ServerError() {
   const details = useDevErrorDetails()
   return (
     <section className="error-page container">
-      <PageMeta title={title} description={title} isIndexable={false} />
+      <ErrorMeta title={title} />
       <p className="error-code" aria-hidden="true">
         500
       </p>

@@ -4,6 +4,9 @@ import { LOCALE_INFO } from '#shared/locales.ts'
 import { formatLegalDate } from '#shared/legal.ts'
 import { companyPlaceholders } from '#shared/company.ts'
 import { useApp } from '../app-context.tsx'
+import type { ScreenPage } from '#shared/pages.ts'
+import { usePageTexts } from '../use-page-texts.ts'
+import { Breadcrumbs } from './breadcrumbs.tsx'
 import { PageMeta } from './page-meta.tsx'
 import '../styles/pages/legal.css'
 
@@ -20,8 +23,8 @@ export type LegalSection = {
 }
 
 type LegalDocumentProps = {
-  /** The page's texts: `meta`, `title` and `intro` are read from here, the sections by the page. */
-  namespace: 'terms' | 'privacy' | 'cookies' | 'imprint'
+  /** The legal page; its namespace holds `meta`, `title` and `intro`, the sections the page reads. */
+  page: ScreenPage<'terms' | 'privacy' | 'cookies' | 'imprint'>
   /** ISO date of the last change, shown in the locale's format. */
   updated?: string
   sections: readonly LegalSection[]
@@ -33,9 +36,10 @@ type LegalDocumentProps = {
  * Long-form legal text: one `h1`, a table of contents with anchors, numbered or plain
  * sections with their own headings, and a readable line length.
  */
-export function LegalDocument({ namespace, updated, sections, children }: LegalDocumentProps) {
+export function LegalDocument({ page, updated, sections, children }: LegalDocumentProps) {
   const { t } = useTranslation()
-  const { t: tl } = useTranslation(namespace)
+  const { t: tl } = useTranslation(page.namespaces[0])
+  const { title } = usePageTexts(page)
   const { locale } = useApp()
   const heading = (section: LegalSection) =>
     section.number === undefined
@@ -43,9 +47,10 @@ export function LegalDocument({ namespace, updated, sections, children }: LegalD
       : t('legal.numberedHeading', { number: section.number, heading: section.heading })
   return (
     <article className="legal container">
-      <PageMeta title={tl('meta.title')} description={tl('meta.description')} />
+      <PageMeta page={page} />
       <header className="legal-header">
-        <h1>{tl('title')}</h1>
+        <Breadcrumbs page={page} />
+        <h1>{title}</h1>
         {updated ? (
           <p className="legal-updated">
             {t('legal.lastUpdated', { date: formatLegalDate(updated, LOCALE_INFO[locale].iso) })}

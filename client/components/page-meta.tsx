@@ -1,49 +1,40 @@
 import { useLocation } from 'react-router-dom'
-import { DEFAULT_LOCALE, LOCALE_INFO, LOCALES, localizePath, type Locale } from '#shared/locales.ts'
+import { DEFAULT_LOCALE, LOCALES, localizePath, type Locale } from '#shared/locales.ts'
+import type { Page } from '#shared/pages.ts'
 import { useApp } from '../app-context.tsx'
-
-type PageMetaProps = {
-  title: string
-  description: string
-  /** Error pages are not indexed and have no canonical URL. */
-  isIndexable?: boolean
-}
+import { usePageTexts } from '../use-page-texts.ts'
 
 /**
- * Per-page head: title, description, canonical, hreflang alternates and Open Graph. React 19
- * hoists these into the streamed `<head>`.
+ * The head a browser needs, kept current across client-side navigations: a page's title,
+ * description, canonical URL and hreflang alternates (React 19 hoists these into `<head>`).
+ * What only crawlers and link previews read (Open Graph, the share image, structured data) the
+ * server adds to the document it sends (server/render/page-head.ts).
  */
-export function PageMeta({ title, description, isIndexable = true }: PageMetaProps) {
+export function PageMeta({ page }: { page: Page }) {
   const { locale, baseUrl } = useApp()
   const { pathname } = useLocation()
+  const { metaTitle, description } = usePageTexts(page)
   const absolute = (target: Locale) => `${baseUrl}${localizePath(target, pathname)}`
   return (
     <>
-      <title>{title}</title>
+      <title>{metaTitle}</title>
       <meta name="description" content={description} />
-      <meta property="og:title" content={title} />
-      <meta property="og:description" content={description} />
-      <meta property="og:type" content="website" />
-      <meta property="og:locale" content={LOCALE_INFO[locale].iso.replace('-', '_')} />
-      {LOCALES.filter((other) => other !== locale).map((other) => (
-        <meta
-          key={other}
-          property="og:locale:alternate"
-          content={LOCALE_INFO[other].iso.replace('-', '_')}
-        />
+      <link rel="canonical" href={absolute(locale)} />
+      {LOCALES.map((other) => (
+        <link key={other} rel="alternate" hrefLang={other} href={absolute(other)} />
       ))}
-      {isIndexable ? (
-        <>
-          <link rel="canonical" href={absolute(locale)} />
-          <meta property="og:url" content={absolute(locale)} />
-          {LOCALES.map((other) => (
-            <link key={other} rel="alternate" hrefLang={other} href={absolute(other)} />
-          ))}
-          <link rel="alternate" hrefLang="x-default" href={absolute(DEFAULT_LOCALE)} />
-        </>
-      ) : (
-        <meta name="robots" content="noindex" />
-      )}
+      <link rel="alternate" hrefLang="x-default" href={absolute(DEFAULT_LOCALE)} />
+    </>
+  )
+}
+
+/** An error page's head: its title, and not indexed. */
+export function ErrorMeta({ title }: { title: string }) {
+  return (
+    <>
+      <title>{title}</title>
+      <meta name="description" content={title} />
+      <meta name="robots" content="noindex" />
     </>
   )
 }

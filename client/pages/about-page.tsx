@@ -1,15 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { COMPANY } from '#shared/company.ts'
 import { TEAM } from '#shared/team.ts'
-import { useApp } from '../app-context.tsx'
 import { IconCard } from '../components/icon-card.tsx'
 import { TeamCard } from '../components/team-card.tsx'
 import { CtaBand } from '../components/cta-band.tsx'
-import { JsonLd } from '../components/json-ld.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
-import { organizationJsonLd } from '../organization.ts'
 import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import '../styles/pages/about.css'
 
 const VALUES = [
@@ -19,21 +17,14 @@ const VALUES = [
 ] as const
 
 /** `/about`: the story, three values and the two co-founders. */
-export function AboutPage() {
+export function AboutPage({ page }: ScreenProps) {
   const { t } = useTranslation('about')
-  const { baseUrl } = useApp()
   const values = { foundingYear: COMPANY.foundingYear }
   return (
     <>
-      <PageMeta title={t('meta.title')} description={t('meta.description')} />
-      <JsonLd data={organizationJsonLd(baseUrl)} />
+      <PageMeta page={page} />
 
-      <PageHero
-        id="about"
-        badge={t('hero.badge')}
-        title={t('hero.title')}
-        lead={t('hero.subtitle')}
-      />
+      <PageHero page={page} id="about" lead={t('hero.subtitle')} />
 
       <section className="section" aria-labelledby="story-title">
         <div className="container story-grid">

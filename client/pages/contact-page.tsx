@@ -10,22 +10,18 @@ import { Icon } from '../components/icons.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { CompanyAddress } from '../components/company-address.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import '../styles/pages/contact.css'
 
 /** `/contact`: the form (with a service preselected from the query), hours and details. */
-export function ContactPage() {
+export function ContactPage({ page }: ScreenProps) {
   const { t } = useTranslation('contact')
   const [searchParams] = useSearchParams()
   const { locale } = useApp()
   return (
     <>
-      <PageMeta title={t('meta.title')} description={t('meta.description')} />
-      <PageHero
-        id="contact-page"
-        badge={t('hero.badge')}
-        title={t('hero.title')}
-        lead={t('hero.subtitle')}
-      />
+      <PageMeta page={page} />
+      <PageHero page={page} id="contact-page" lead={t('hero.subtitle')} />
 
       <div className="section">
         <div className="container contact-page-grid">

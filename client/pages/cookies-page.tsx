@@ -2,21 +2,23 @@ import { useTranslation } from 'react-i18next'
 import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
 import { COMPANY } from '#shared/company.ts'
 import { COOKIE_POLICY_SECTIONS, LEGAL_UPDATED } from '#shared/legal.ts'
+import type { ScreenPage } from '#shared/pages.ts'
 import { LegalDocument } from '../components/legal-document.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import { legalSections, usePolicyValues } from '../components/legal-sections.ts'
 
 /**
  * `/cookie-policy`: exactly what the site stores in the browser (`BROWSER_STORAGE`): the
  * language cookie and the reload guard's session storage entry.
  */
-export function CookiesPage() {
+export function CookiesPage({ page }: ScreenProps<ScreenPage<'cookies'>>) {
   const { t } = useTranslation('cookies')
   const values = usePolicyValues()
   const sections = legalSections(COOKIE_POLICY_SECTIONS, (id) =>
     t(`sections.${id}`, { ...values, returnObjects: true }),
   )
   return (
-    <LegalDocument namespace="cookies" updated={LEGAL_UPDATED.cookies} sections={sections}>
+    <LegalDocument page={page} updated={LEGAL_UPDATED.cookies} sections={sections}>
       <div className="table-scroll">
         <table className="data-table">
           <caption>{t('table.caption')}</caption>

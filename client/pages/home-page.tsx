@@ -2,31 +2,31 @@ import { useTranslation } from 'react-i18next'
 import { FEATURES, PARTNERS, STATS, TESTIMONIALS, statValue } from '#shared/home.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
+import { usePageTexts } from '../use-page-texts.ts'
 import { IconCard, MoreLink } from '../components/icon-card.tsx'
 import { ContactForm } from '../components/contact-form.tsx'
-import { JsonLd } from '../components/json-ld.tsx'
 import { HeroIllustration } from '../components/hero-illustration.tsx'
 import { Icon } from '../components/icons.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
-import { organizationJsonLd } from '../organization.ts'
 import { Section } from '../components/section.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import '../styles/pages/home.css'
 
-export function HomePage() {
+export function HomePage({ page }: ScreenProps) {
   const { t } = useTranslation('home')
   const { t: tc } = useTranslation(['common', 'service-cards'])
-  const { baseUrl, locale } = useApp()
+  const { locale } = useApp()
+  const { badge, title } = usePageTexts(page)
   return (
     <>
-      <PageMeta title={t('meta.title')} description={t('meta.description')} />
-      <JsonLd data={organizationJsonLd(baseUrl)} />
+      <PageMeta page={page} />
 
       <section className="hero" aria-labelledby="hero-title">
         <div className="container hero-grid">
           <div className="hero-copy">
-            <p className="eyebrow">{t('hero.eyebrow')}</p>
-            <h1 id="hero-title">{t('hero.title')}</h1>
+            <p className="eyebrow">{badge}</p>
+            <h1 id="hero-title">{title}</h1>
             <p className="hero-lead">{t('hero.lead')}</p>
             <div className="hero-actions">
               <LocalizedLink to="/contact" className="button button-primary button-large">

@@ -3,11 +3,13 @@ import { COMPANY, companyPlaceholders, phoneHref, postalAddressLines } from '#sh
 import { IMPRINT_SECTIONS } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
 import { LineBreaks } from '../components/company-address.tsx'
+import type { ScreenPage } from '#shared/pages.ts'
 import { LegalDocument } from '../components/legal-document.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import { legalSections } from '../components/legal-sections.ts'
 
 /** `/imprint`: the provider information of § 5 DDG for a Partnerschaftsgesellschaft. */
-export function ImprintPage() {
+export function ImprintPage({ page }: ScreenProps<ScreenPage<'imprint'>>) {
   const { t } = useTranslation('imprint')
   const { locale } = useApp()
   const values = companyPlaceholders(locale)
@@ -17,7 +19,7 @@ export function ImprintPage() {
     t(`sections.${id}`, { ...values, returnObjects: true }),
   )
   return (
-    <LegalDocument namespace="imprint" sections={sections}>
+    <LegalDocument page={page} sections={sections}>
       <dl className="facts">
         <dt>{t('labels.provider')}</dt>
         <dd>{COMPANY.legalName}</dd>

@@ -6,14 +6,16 @@ import {
   processors,
 } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
+import type { ScreenPage } from '#shared/pages.ts'
 import { LegalDocument } from '../components/legal-document.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import { legalSections, usePolicyValues } from '../components/legal-sections.ts'
 
 /**
  * `/privacy-policy`: what the site processes, on which legal basis, for how long, and the
  * visitor's rights. Periods, limits and processors come from this deployment's settings.
  */
-export function PrivacyPage() {
+export function PrivacyPage({ page }: ScreenProps<ScreenPage<'privacy'>>) {
   const { t } = useTranslation('privacy')
   const { policy } = useApp()
   const values = usePolicyValues()
@@ -26,5 +28,5 @@ export function PrivacyPage() {
     )
     return { ...texts, items }
   })
-  return <LegalDocument namespace="privacy" updated={LEGAL_UPDATED.privacy} sections={sections} />
+  return <LegalDocument page={page} updated={LEGAL_UPDATED.privacy} sections={sections} />
 }

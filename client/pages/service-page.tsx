@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { COMPANY } from '#shared/company.ts'
 import { contactLink, type ScreenPage } from '#shared/pages.ts'
 import {
   otherServices,
@@ -9,11 +8,10 @@ import {
   servicePath,
   type Service,
 } from '#shared/services.ts'
-import { useApp } from '../app-context.tsx'
+import { usePageTexts } from '../use-page-texts.ts'
 import { Breadcrumbs } from '../components/breadcrumbs.tsx'
 import { CtaBand } from '../components/cta-band.tsx'
 import { Icon } from '../components/icons.tsx'
-import { JsonLd } from '../components/json-ld.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Section } from '../components/section.tsx'
@@ -44,39 +42,23 @@ function useServiceTexts(service: Service) {
 export function ServicePage({ page }: ScreenProps<ScreenPage<'service'>>) {
   const service = serviceOf(page.service)
   const t = useServiceTexts(service)
-  const { t: tc } = useTranslation()
-  const { baseUrl, locale } = useApp()
+  const { badge, title } = usePageTexts(page)
   const contact = contactLink({ service: service.interest })
-  const name = t('card.name')
-  const description = t('meta.description')
 
   return (
     <>
-      <PageMeta title={t('meta.title')} description={description} />
-      <JsonLd
-        data={{
-          '@context': 'https://schema.org',
-          '@type': 'Service',
-          name,
-          description,
-          serviceType: name,
-          areaServed: ['DE', 'PL'],
-          availableLanguage: ['en', 'de', 'pl'],
-          inLanguage: locale,
-          provider: { '@type': 'Organization', name: COMPANY.legalName, url: baseUrl },
-        }}
-      />
+      <PageMeta page={page} />
 
       <section className="page-hero" aria-labelledby="service-title">
         <div className="container">
-          <Breadcrumbs items={[{ label: tc('nav.services'), to: '/services' }, { label: name }]} />
+          <Breadcrumbs page={page} />
           <div className="page-hero-grid">
             <div>
               <p className="badge">
                 <Icon name={service.icon} />
-                {t('hero.badge')}
+                {badge}
               </p>
-              <h1 id="service-title">{t('hero.title')}</h1>
+              <h1 id="service-title">{title}</h1>
               <p className="page-lead">{t('hero.subtitle')}</p>
               <div className="hero-actions">
                 <LocalizedLink to={contact} className="button button-primary button-large">

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next'
 import { SERVICES, servicePath } from '#shared/services.ts'
-import { Breadcrumbs } from '../components/breadcrumbs.tsx'
 import { IconCard, MoreLink } from '../components/icon-card.tsx'
 import { CtaBand } from '../components/cta-band.tsx'
 import { Icon } from '../components/icons.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Section } from '../components/section.tsx'
 import { PageHero } from '../components/page-hero.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import '../styles/pages/service.css'
 
 const APPROACH = [
@@ -17,20 +17,14 @@ const APPROACH = [
 ] as const
 
 /** `/services`: all six services with summaries and links. */
-export function ServicesPage() {
+export function ServicesPage({ page }: ScreenProps) {
   const { t } = useTranslation('services')
   const { t: tc } = useTranslation(['common', 'service-cards'])
   return (
     <>
-      <PageMeta title={t('meta.title')} description={t('meta.description')} />
+      <PageMeta page={page} />
 
-      <PageHero
-        id="services"
-        breadcrumbs={<Breadcrumbs items={[{ label: tc('nav.services') }]} />}
-        badge={t('hero.badge')}
-        title={t('hero.title')}
-        lead={t('hero.subtitle')}
-      />
+      <PageHero page={page} id="services" lead={t('hero.subtitle')} />
 
       <section className="section" aria-label={tc('nav.services')}>
         <div className="container">

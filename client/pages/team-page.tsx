@@ -1,14 +1,13 @@
 import { useTranslation } from 'react-i18next'
-import { COMPANY } from '#shared/company.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ScreenPage } from '#shared/pages.ts'
 import { TEAM, teamMember } from '#shared/team.ts'
 import { typeset } from '#shared/typography.ts'
 import { useApp } from '../app-context.tsx'
+import { usePageTexts } from '../use-page-texts.ts'
 import { Breadcrumbs } from '../components/breadcrumbs.tsx'
 import { TeamCard } from '../components/team-card.tsx'
 import { Icon } from '../components/icons.tsx'
-import { JsonLd } from '../components/json-ld.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
 import { Portrait } from '../components/portrait.tsx'
@@ -21,8 +20,8 @@ export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
   const slug = page.member
   const member = teamMember(slug)
   const { t } = useTranslation('team')
-  const { t: tc } = useTranslation()
-  const { baseUrl, locale } = useApp()
+  const { locale } = useApp()
+  const { badge, title } = usePageTexts(page)
   const key = member.key
   const languages = typeset(
     new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
@@ -36,22 +35,10 @@ export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
   const others = TEAM.filter((other) => other.slug !== slug)
   return (
     <>
-      <PageMeta
-        title={t(`members.${key}.meta.title`)}
-        description={t(`members.${key}.meta.description`)}
-      />
-      <JsonLd
-        data={{
-          '@context': 'https://schema.org',
-          '@type': 'Person',
-          name: member.name,
-          jobTitle: t(`members.${key}.role`),
-          worksFor: { '@type': 'Organization', name: COMPANY.legalName, url: baseUrl },
-        }}
-      />
+      <PageMeta page={page} />
       <section className="page-hero" aria-labelledby="member-name">
         <div className="container">
-          <Breadcrumbs items={[{ label: tc('nav.about'), to: '/about' }, { label: member.name }]} />
+          <Breadcrumbs page={page} />
           <div className="profile">
             <Portrait
               slug={slug}
@@ -60,8 +47,8 @@ export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
               isPriority
             />
             <div>
-              <h1 id="member-name">{member.name}</h1>
-              <p className="team-role">{t(`members.${key}.role`)}</p>
+              <h1 id="member-name">{title}</h1>
+              <p className="team-role">{badge}</p>
               {t(`members.${key}.bio`, { returnObjects: true }).map((paragraph) => (
                 <p key={paragraph}>{paragraph}</p>
               ))}

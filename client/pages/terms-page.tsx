@@ -2,11 +2,13 @@ import { useTranslation } from 'react-i18next'
 import { companyPlaceholders } from '#shared/company.ts'
 import { LEGAL_UPDATED, TERMS_PROHIBITED_USES, TERMS_SECTIONS } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
+import type { ScreenPage } from '#shared/pages.ts'
 import { LegalDocument } from '../components/legal-document.tsx'
+import type { ScreenProps } from '../routes.tsx'
 import { legalSections } from '../components/legal-sections.ts'
 
 /** `/terms-of-service`: thirteen numbered sections, then the prohibited uses. */
-export function TermsPage() {
+export function TermsPage({ page }: ScreenProps<ScreenPage<'terms'>>) {
   const { t } = useTranslation('terms')
   const { locale } = useApp()
   const values = companyPlaceholders(locale)
@@ -16,5 +18,5 @@ export function TermsPage() {
     (id) => t(`sections.${id}`, { ...values, returnObjects: true }),
     TERMS_SECTIONS.length,
   )
-  return <LegalDocument namespace="terms" updated={LEGAL_UPDATED.terms} sections={sections} />
+  return <LegalDocument page={page} updated={LEGAL_UPDATED.terms} sections={sections} />
 }

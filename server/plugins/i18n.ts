@@ -43,27 +43,36 @@ export function addDerivedNamespaces(i18n: I18n, locale: Locale): Record<string,
   return derived
 }
 
+/**
+ * Every locale's texts, loaded and checked: the root instance the server renders with (and
+ * the build's share images are written with).
+ */
+export async function loadSiteTexts(localesDir: string): Promise<I18n> {
+  const root = i18next.createInstance()
+  // Typesetting (shared/typography.ts); the per-request clones share the root's processors.
+  root.use(typesetPostProcessor)
+  await root.use(FsBackend).init({
+    ...I18N_BASE_OPTIONS,
+    initAsync: true,
+    lng: 'en',
+    preload: [...LOCALES],
+    ns: [...FILE_NAMESPACES],
+    backend: { loadPath: join(localesDir, '{{lng}}', '{{ns}}.json') },
+  })
+  for (const locale of LOCALES) {
+    for (const ns of FILE_NAMESPACES) {
+      if (!root.hasResourceBundle(locale, ns)) {
+        throw new Error(describeLocaleProblem(join(localesDir, locale, `${ns}.json`)))
+      }
+    }
+    addDerivedNamespaces(root, locale)
+  }
+  return root
+}
+
 export const i18nPlugin = fp<I18nPluginOptions>(
   async (app, { localesDir }) => {
-    const root = i18next.createInstance()
-    // Typesetting (shared/typography.ts); the per-request clones share the root's processors.
-    root.use(typesetPostProcessor)
-    await root.use(FsBackend).init({
-      ...I18N_BASE_OPTIONS,
-      initAsync: true,
-      lng: 'en',
-      preload: [...LOCALES],
-      ns: [...FILE_NAMESPACES],
-      backend: { loadPath: join(localesDir, '{{lng}}', '{{ns}}.json') },
-    })
-    for (const locale of LOCALES) {
-      for (const ns of FILE_NAMESPACES) {
-        if (!root.hasResourceBundle(locale, ns)) {
-          throw new Error(describeLocaleProblem(join(localesDir, locale, `${ns}.json`)))
-        }
-      }
-      addDerivedNamespaces(root, locale)
-    }
+    const root = await loadSiteTexts(localesDir)
     app.decorate('i18n', root)
     // `initAsync: false`: with the default, a clone renders raw keys until it has "loaded".
     app.decorate('i18nFor', (locale: Locale) =>

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import fp from 'fastify-plugin'
 import type * as EntryServer from '#client/entry-server.tsx'
 import type { AssetResolver } from '#shared/page-data.ts'
+import { SHARE_IMAGE_MANIFEST, type ShareImageManifest } from '#shared/share-images.ts'
 import { createAssetResolver, loadManifest } from '../render/assets.ts'
 
 export type BuildInfo = { id: string; timestamp: number }
@@ -20,6 +21,8 @@ export type Renderer = {
    * PREVIOUS_IMAGE): pages of that build still find their chunks and their build meta here.
    */
   previousBuild?: BuildInfo
+  /** The build's share images (scripts/write-share-images.ts); none while developing. */
+  shareImages?: ShareImageManifest
 }
 
 declare module 'fastify' {
@@ -45,10 +48,14 @@ export async function loadRenderer(distDir: string, assetBase = '/'): Promise<Re
     (json) => JSON.parse(json) as BuildInfo,
     () => undefined,
   )
+  const shareImages = JSON.parse(
+    await readFile(join(distDir, SHARE_IMAGE_MANIFEST), 'utf8'),
+  ) as ShareImageManifest
   return {
     render: entry.render,
     assets: createAssetResolver(manifest, assetBase),
     build,
+    shareImages,
     ...(previousBuild && previousBuild.id !== build.id ? { previousBuild } : {}),
   }
 }

@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isbot } from 'isbot'
 import type { ContactFormState } from '#shared/contact-fields.ts'
 import { localeFromPath } from '#shared/locales.ts'
+import { pageAt } from '#shared/pages.ts'
+import type { Translate } from '#shared/page-texts.ts'
+import { pageHead } from './page-head.ts'
 import { keepRendered, type CachePlan } from './page-cache.ts'
 
 /** Fetch `Request` for the router, aborted when the visitor goes away. */
@@ -40,10 +43,12 @@ export async function renderAndStore(
   { url, plan, status, formState }: RenderStep,
 ) {
   const locale = localeFromPath(url.pathname)
+  const i18n = app.i18nFor(locale)
+  const t = i18n.t.bind(i18n) as unknown as Translate
   const result = await app.renderer.render({
     request: toFetchRequest(url, request, reply),
     locale,
-    i18n: app.i18nFor(locale),
+    i18n,
     assets: app.renderer.assets,
     baseUrl: app.config.APP_BASE_URL,
     policy: app.policyFacts,
@@ -55,6 +60,14 @@ export async function renderAndStore(
     },
     formState,
     runtime: app.runtimeConfig,
+    // A page of the table gets its own preview and structured data; a 404 or 500 the site's.
+    head: (routed) =>
+      pageHead(routed === 200 ? pageAt(url.pathname)?.page : undefined, routed, {
+        baseUrl: app.config.APP_BASE_URL,
+        locale,
+        t,
+        shareImages: app.renderer.shareImages,
+      }),
   })
   if (result.kind === 'redirect') return reply.redirect(result.location, result.status)
 

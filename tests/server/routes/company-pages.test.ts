@@ -194,7 +194,7 @@ describe('about and team', () => {
         /<img class="portrait profile-portrait" src="\/assets\/[\w-]+\.svg" width="480" height="560" alt="[^"]+"/,
       )
     }
-    expect(body).toContain('"@type":"Organization"')
+    expect(body).toContain('"@type":"AboutPage"')
   })
 
   it.each(LOCALES)('the contact page in %s has the form, hours and details', async (locale) => {
