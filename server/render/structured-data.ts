@@ -92,7 +92,8 @@ function organization({ baseUrl, locale }: StructuredDataContext): ProfessionalS
     '@id': id.organization,
     name: COMPANY.brand,
     legalName: COMPANY.legalName,
-    url: `${baseUrl}${localizePath(locale, '/')}`,
+    // The root, which answers in the visitor's language: one identity, the same on every page.
+    url: `${baseUrl}/`,
     logo: {
       '@type': 'ImageObject',
       url: `${baseUrl}/${logo.file}`,

@@ -102,6 +102,7 @@ describe('structured data on the 48 pages', () => {
       expect(company?.['@id']).toBe(organizationId())
       expect(company).toMatchObject({
         name: COMPANY.brand,
+        url: `${base}/`,
         legalName: COMPANY.legalName,
         foundingDate: String(COMPANY.foundingYear),
         email: COMPANY.email,
