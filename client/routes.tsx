@@ -12,6 +12,11 @@ export type PageHandle = {
   namespaces: readonly FileNamespace[]
   /** The page module's source path, the key of its chunk in Vite's manifest. */
   source: string
+  /**
+   * Loads the page's chunk and texts once (the route's `lazy` uses the same promise): called
+   * ahead of a click when a visitor shows the intent to follow a link (client/runtime/prefetch.ts).
+   */
+  preload: () => Promise<void>
 }
 
 /** A page module's component: it renders the page entry it is given. */
@@ -59,15 +64,23 @@ function NoPage() {
 /** The route objects of the page table, one router per locale (basename `''`, `/de`, `/pl`). */
 export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
   const pageRoutes = PAGES.map((page): RouteObject => {
-    const handle: PageHandle = { namespaces: page.namespaces, source: screenSource(page.screen) }
-    const lazy = async () => {
-      try {
-        const [Component] = await Promise.all([loadScreen(page), loadNamespaces(page.namespaces)])
-        return { Component }
-      } catch (error) {
-        // Usually a deployment replaced this chunk: the error view reloads (guarded).
-        throw new ChunkLoadError(`Page ${page.id} could not be loaded`, { cause: error })
-      }
+    let loading: Promise<{ Component: ComponentType }> | undefined
+    const lazy = () => {
+      loading ??= Promise.all([loadScreen(page), loadNamespaces(page.namespaces)]).then(
+        ([Component]) => ({ Component }),
+        (error: unknown) => {
+          // A later attempt may succeed (the connection came back).
+          loading = undefined
+          // Usually a deployment replaced this chunk: the error view reloads (guarded).
+          throw new ChunkLoadError(`Page ${page.id} could not be loaded`, { cause: error })
+        },
+      )
+      return loading
+    }
+    const handle: PageHandle = {
+      namespaces: page.namespaces,
+      source: screenSource(page.screen),
+      preload: () => lazy().then(() => undefined),
     }
     return page.path === '/'
       ? { id: page.id, index: true, handle, lazy }

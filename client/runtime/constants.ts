@@ -10,3 +10,5 @@ export const BUILD_POLL_INTERVAL_MS = 3_600_000
 export const RELOAD_GUARD_MS = 10_000
 /** A lazy part shows its loading indicator only after this long. */
 export const LOADING_INDICATOR_DELAY_MS = 200
+/** A pointer resting this long on a link shows the intent to follow it (prefetch). */
+export const PREFETCH_INTENT_DELAY_MS = 80

@@ -1,6 +1,7 @@
 import type { createBrowserRouter } from 'react-router-dom'
 import { startBuildWatch, type BuildInfo } from './build-watch.ts'
 import { http, onBuildId } from './http-client.ts'
+import { startPrefetch } from './prefetch.ts'
 import { reloadGuarded } from './reload-guard.ts'
 import { buildManifestUrl, runtimeConfig } from './runtime-config.ts'
 
@@ -12,6 +13,10 @@ type BrowserRouter = ReturnType<typeof createBrowserRouter>
  * target (guarded against loops). Never reloads by itself: a half-filled form stays.
  */
 export function startRuntime(router: BrowserRouter) {
+  startPrefetch({
+    router,
+    connection: (navigator as Navigator & { connection?: { saveData?: boolean } }).connection,
+  })
   // While developing, Vite's hot updates replace code in place; there are no builds to watch.
   if (import.meta.env.DEV) return
   const { app } = runtimeConfig()
