@@ -15,6 +15,7 @@ import { validateCompanyFacts } from '#shared/company-schema.ts'
 import type { PolicyFacts } from '#shared/legal.ts'
 import type { RuntimeConfig } from '#shared/page-data.ts'
 import type { Config } from './config.ts'
+import { logDestination } from './log-destination.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
 import { securityHeadersPlugin } from './plugins/security-headers.ts'
@@ -70,10 +71,10 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       remove: true,
     },
-    // Readable lines for a developer at a terminal; JSON everywhere else.
+    // Readable lines for a developer at a terminal; buffered JSON everywhere else.
     ...(config.NODE_ENV === 'development' && process.stdout.isTTY
       ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
-      : {}),
+      : { stream: logDestination() }),
   }
 }
 
@@ -140,8 +141,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     cdnUrl: config.CDN_URL,
     hstsMaxAge: config.HSTS_MAX_AGE,
   })
-  // Reads the `i18n_redirected` cookie; the server never sets cookies itself.
-  await app.register(fastifyCookie)
+  // Parses the `i18n_redirected` cookie where `/` asks for it (no hook: other requests never
+  // parse cookies); the server never sets cookies itself.
+  await app.register(fastifyCookie, { hook: false })
   // Compression for what is made per request (pages, JSON); assets come precompressed.
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 })
   await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })

@@ -63,12 +63,22 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
       reply.header('X-Request-Id', request.id)
       done()
     })
-    app.addHook('onResponse', async (request, reply) => {
+    // One histogram child per route, method and status, looked up by a string key: prom-client
+    // would otherwise hash the label object on every request.
+    const series = new Map<string, ReturnType<typeof durations.labels>>()
+    app.addHook('onResponse', (request, reply, done) => {
       const route = routeOf(request)
-      durations.observe(
-        { route, method: request.method, status_code: String(reply.statusCode) },
-        reply.elapsedTime / 1000,
-      )
+      const key = `${route} ${request.method} ${reply.statusCode}`
+      let child = series.get(key)
+      if (!child) {
+        child = durations.labels({
+          route,
+          method: request.method,
+          status_code: String(reply.statusCode),
+        })
+        series.set(key, child)
+      }
+      child.observe(reply.elapsedTime / 1000)
       request.log.info(
         {
           method: request.method,
@@ -80,6 +90,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
         },
         'request completed',
       )
+      done()
     })
 
     const isAllowed = metricsAllow ? addressMatcher(metricsAllow) : () => true

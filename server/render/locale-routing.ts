@@ -32,10 +32,12 @@ export function negotiateLocale(acceptLanguage: string): Locale | null {
 export function routePageRequest(
   url: URL,
   acceptLanguage: string | undefined,
-  cookieLocale: string | undefined,
+  /** The `i18n_redirected` cookie, read only for `/` (no other page parses cookies). */
+  readCookieLocale: () => string | undefined,
 ): PageRouting {
   const { pathname, search } = url
   if (pathname === '/') {
+    const cookieLocale = readCookieLocale()
     const locale = isLocale(cookieLocale)
       ? cookieLocale
       : acceptLanguage

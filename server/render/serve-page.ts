@@ -31,7 +31,7 @@ export async function servePage(
   const routing = routePageRequest(
     url,
     request.headers['accept-language'],
-    request.cookies[LOCALE_COOKIE],
+    () => app.parseCookie(request.headers.cookie ?? '')[LOCALE_COOKIE],
   )
   reply.headers(routing.headers)
   if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)

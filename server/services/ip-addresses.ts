@@ -47,11 +47,17 @@ export function addressMatcher(entries: readonly string[]): (ip: string) => bool
   return (ip) => ipaddr.isValid(ip) && isTrusted(ip, 0)
 }
 
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
+const DOTTED_QUAD = new RegExp(`^(${OCTET}\\.${OCTET}\\.${OCTET})\\.${OCTET}$`)
+
 /**
  * `203.0.113.77` → `203.0.113.0`; IPv6 keeps its first 48 bits (the last 80 zeroed, as the
  * privacy policy says: `FIGURES.ipv6DroppedBits`).
  */
 export function shortenIp(ip: string): string {
+  // The common case without parsing: a canonical dotted quad keeps its first three parts.
+  const quad = DOTTED_QUAD.exec(ip)
+  if (quad) return `${quad[1]}.0`
   if (!ipaddr.isValid(ip)) return 'invalid'
   const address = ipaddr.parse(ip)
   if (address instanceof ipaddr.IPv4) {

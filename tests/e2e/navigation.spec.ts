@@ -42,9 +42,11 @@ function recordRequests(
   event: 'request' | 'requestfinished' = 'request',
 ): string[] {
   const seen: string[] = []
-  page.on(event, (request: Request) => {
+  const record = (request: Request) => {
     if (pattern.test(request.url())) seen.push(new URL(request.url()).pathname)
-  })
+  }
+  if (event === 'request') page.on('request', record)
+  else page.on('requestfinished', record)
   return seen
 }
 
@@ -246,7 +248,11 @@ test.describe('back/forward cache', () => {
       })
     })
     await page.goto(`${baseURL}/de/imprint`)
-    await page.goBack()
+    // A page restored from the cache fires no `load`: wait for the history step only.
+    await page.goBack({ waitUntil: 'commit' })
+    await page.waitForFunction(() => document.readyState === 'complete')
+    // `pageshow` comes right after the restore; a fresh load never sets the mark.
+    await page.waitForTimeout(200)
     return (await page.locator('html').getAttribute('data-restored')) === 'true'
   }
 

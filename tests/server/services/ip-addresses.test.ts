@@ -4,6 +4,9 @@ import { addressMatcher, parseAddressList, shortenIp } from '#server/services/ip
 describe('shortenIp', () => {
   it.each([
     ['203.0.113.77', '203.0.113.0'],
+    ['255.250.199.9', '255.250.199.0'],
+    ['0.0.0.0', '0.0.0.0'],
+    ['256.1.1.1', 'invalid'],
     ['::ffff:198.51.100.23', '::ffff:198.51.100.0'],
     ['2001:db8:85a3:8d3:1319:8a2e:370:7348', '2001:db8:85a3::'],
     ['2001:db8::1', '2001:db8::'],
