@@ -1,7 +1,9 @@
-// The Node ceiling of `npm run bench`: a bare Fastify route that replies precomputed buffers of
-// the same pages, with no hooks, no logging and no headers beyond the content type. Our server
-// is measured against this. Usage: node scripts/bench/baseline-server.ts <port> <pages.json>
+// The Node ceilings of `npm run bench`: a bare Fastify route (or, with `--http`, node's own
+// `http` server) that replies precomputed buffers of the same pages, with no hooks, no logging
+// and no headers beyond the content type. Our server is measured against these.
+// Usage: node scripts/bench/baseline-server.ts <port> <pages.json> [--http]
 // where pages.json maps a path to { file, status, type } saved by the bench.
+import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 import Fastify from 'fastify'
 
@@ -25,10 +27,21 @@ const notFound = pages.get('/404') ?? {
   type: 'text/plain',
 }
 
-const app = Fastify({ logger: false })
-app.get('/*', (request, reply) => {
-  const page = pages.get(request.url) ?? notFound
-  return reply.code(page.status).type(page.type).send(page.body)
-})
-await app.listen({ port: Number(portArgument), host: '127.0.0.1' })
-console.log('listening')
+if (process.argv.includes('--http')) {
+  createServer((request, response) => {
+    const page = pages.get(request.url ?? '/') ?? notFound
+    response.writeHead(page.status, { 'content-type': page.type }).end(page.body)
+  }).listen(Number(portArgument), '127.0.0.1', () => console.log('listening'))
+} else {
+  await startFastify()
+}
+
+async function startFastify() {
+  const app = Fastify({ logger: false })
+  app.get('/*', (request, reply) => {
+    const page = pages.get(request.url) ?? notFound
+    return reply.code(page.status).type(page.type).send(page.body)
+  })
+  await app.listen({ port: Number(portArgument), host: '127.0.0.1' })
+  console.log('listening')
+}
