@@ -196,13 +196,20 @@ export function shareCardRenderer(fonts: ShareCardFonts, brand: string): ShareCa
       },
       h(
         'div',
-        { display: 'flex', alignItems: 'center', gap: 22 },
+        // Positioned, so they paint above the watermark (positioned too), as in CSS.
+        { display: 'flex', alignItems: 'center', gap: 22, position: 'relative' },
         { type: 'img', props: { src: mark, width: 64, height: 64 } },
         h('div', { fontSize: 38, fontWeight: WEIGHTS.label, letterSpacing: -0.5 }, brand),
       ),
       h(
         'div',
-        { display: 'flex', flexDirection: 'column', alignItems: 'flex-start', gap: 28 },
+        {
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'flex-start',
+          gap: 28,
+          position: 'relative',
+        },
         h(
           'div',
           {
