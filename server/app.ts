@@ -71,10 +71,13 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       paths: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       remove: true,
     },
-    // Readable lines for a developer at a terminal; buffered JSON everywhere else.
-    ...(config.NODE_ENV === 'development' && process.stdout.isTTY
-      ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
-      : { stream: logDestination() }),
+    // Readable lines for a developer at a terminal; in development every line at once; in
+    // production buffered JSON (server/log-destination.ts).
+    ...(config.NODE_ENV !== 'development'
+      ? { stream: logDestination() }
+      : process.stdout.isTTY
+        ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname' } } }
+        : {}),
   }
 }
 

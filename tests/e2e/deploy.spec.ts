@@ -139,6 +139,14 @@ test.describe('deployment and version skew', () => {
     problems,
   }) => {
     await serve(ROOT)
+    // A 3G connection: the about page is not loaded ahead while it is in view, so its chunk is
+    // still missing when build B replaces build A (on 4G it would be in the page already, and
+    // the navigation would need nothing of the server).
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'connection', {
+        value: { saveData: false, effectiveType: '3g' },
+      })
+    })
     const ownMeta = page.waitForResponse(/\/assets\/builds\/meta\//)
     await page.goto('/')
     await waitForHydration(page)
