@@ -77,9 +77,8 @@ const TARGETS = [
 const work = mkdtempSync(join(tmpdir(), 'bench-'))
 process.on('exit', () => rmSync(work, { recursive: true, force: true }))
 
-/** Resident memory of a process and its children (nginx: master and worker), in MB. */
-function rssMb(pid: number | undefined): number {
-  if (!pid) return 0
+/** A process and its children (nginx: master and worker). */
+function processTree(pid: number): number[] {
   const pids = [pid]
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
@@ -87,8 +86,14 @@ function rssMb(pid: number | undefined): number {
   } catch {
     // no children file: the process alone
   }
+  return pids
+}
+
+/** Resident memory of a process and its children, in MB. */
+function rssMb(pid: number | undefined): number {
+  if (!pid) return 0
   let kb = 0
-  for (const id of pids) {
+  for (const id of processTree(pid)) {
     const status = readFileSync(`/proc/${id}/status`, 'utf8')
     kb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0)
   }
@@ -132,14 +137,7 @@ async function load(url: string, expected: number, duration: number): Promise<Me
 /** The server under test and its children (nginx's worker) on core 0, the load on core 1. */
 function pin(pid: number | undefined) {
   if (!HAS_TASKSET || !pid) return
-  const pids = [pid]
-  try {
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim()
-    if (children) pids.push(...children.split(/\s+/).map(Number))
-  } catch {
-    // no children file: the process alone
-  }
-  for (const id of pids)
+  for (const id of processTree(pid))
     execFileSync('taskset', ['-a', '-p', '-c', '0', String(id)], { stdio: 'ignore' })
 }
 

@@ -62,6 +62,11 @@ export type RuntimeConfig = {
  * can end the block, and U+2028/U+2029 so the text is also valid JavaScript.
  */
 export function serializeAppData(data: AppData | RuntimeConfig): string {
+  return serializeForScript(data)
+}
+
+/** Any JSON for a `<script>` data block (the page data, structured data), escaped as above. */
+export function serializeForScript(data: unknown): string {
   return JSON.stringify(data)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')

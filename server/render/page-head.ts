@@ -3,6 +3,7 @@ import { COMPANY } from '#shared/company.ts'
 import { LOCALE_INFO, LOCALES, localizePath, type Locale } from '#shared/locales.ts'
 import type { Page } from '#shared/pages.ts'
 import { genericTexts, pageTexts, type Translate } from '#shared/page-texts.ts'
+import { serializeForScript } from '#shared/page-data.ts'
 import { shareImageKey, type ShareImageManifest } from '#shared/share-images.ts'
 import { structuredData } from './structured-data.ts'
 
@@ -73,9 +74,8 @@ export function pageHead(page: Page | undefined, status: number, context: PageHe
       tag('property', 'og:url', `${baseUrl}${localizePath(locale, page.path)}`),
     )
     const graph = structuredData(page, texts, { baseUrl, locale, t, image: image.url })
-    // A data block, not a script: allowed by the CSP. `<` escaped so no text can end it.
-    const json = JSON.stringify(graph).replace(/</g, '\\u003c')
-    tags.push(`<script type="application/ld+json">${json}</script>`)
+    // A data block, not a script: allowed by the CSP, escaped so no text can end it.
+    tags.push(`<script type="application/ld+json">${serializeForScript(graph)}</script>`)
   } else {
     const key = status === 404 ? 'notFoundTitle' : 'serverErrorTitle'
     tags.push(tag('property', 'og:title', t(`common:errors.${key}`)))

@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test'
 import { copySources } from '#tests/helpers/source-copy.ts'
 import { copyReleaseAssets } from '#scripts/copy-release-assets.ts'
 import { startCluster } from '#tests/replicas/cluster.ts'
-import { expect, test, waitForHydration } from './fixtures.ts'
+import { expect, reportConnection, test, waitForHydration } from './fixtures.ts'
 
 /**
  * A real redeploy: the page comes from build A, then the server is replaced by build B (the
@@ -142,11 +142,7 @@ test.describe('deployment and version skew', () => {
     // A 3G connection: the about page is not loaded ahead while it is in view, so its chunk is
     // still missing when build B replaces build A (on 4G it would be in the page already, and
     // the navigation would need nothing of the server).
-    await page.addInitScript(() => {
-      Object.defineProperty(navigator, 'connection', {
-        value: { saveData: false, effectiveType: '3g' },
-      })
-    })
+    await reportConnection(page, { effectiveType: '3g' })
     const ownMeta = page.waitForResponse(/\/assets\/builds\/meta\//)
     await page.goto('/')
     await waitForHydration(page)

@@ -44,6 +44,19 @@ export async function waitForHydration(page: Page) {
   await expect(page.locator('html')).toHaveAttribute('data-hydrated', 'true')
 }
 
+/**
+ * What `navigator.connection` reports, as a phone on such a connection would: it decides
+ * whether pages are loaded ahead (client/runtime/prefetch.ts). Call before `goto`.
+ */
+export async function reportConnection(
+  page: Page,
+  connection: { effectiveType: string; saveData?: boolean },
+) {
+  await page.addInitScript((value) => {
+    Object.defineProperty(navigator, 'connection', { value: { saveData: false, ...value } })
+  }, connection)
+}
+
 /** WCAG 2.2 A/AA and axe's best practices. */
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
 

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type Page, type Request } from '@playwright/test'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
-import { expect, test, waitForHydration } from './fixtures.ts'
+import { expect, reportConnection, test, waitForHydration } from './fixtures.ts'
 
 // Navigations a visitor feels (README, Speed a visitor feels): pages loaded ahead on intent,
 // view transitions, and the back/forward cache. The times are printed, not asserted: they are
@@ -11,16 +11,6 @@ const SLOW = { latency: 400, throughput: (400 * 1024) / 8 }
 
 /** The about page's own files: its module and its texts (`about`, `team` namespaces). */
 const ABOUT_FILES = /\/assets\/(about-page|about|team)-[\w-]+\.js$/
-
-/** What `navigator.connection` reports, as a phone on such a connection would. */
-async function reportConnection(
-  page: Page,
-  connection: { effectiveType: string; saveData?: boolean },
-) {
-  await page.addInitScript((value) => {
-    Object.defineProperty(navigator, 'connection', { value: { saveData: false, ...value } })
-  }, connection)
-}
 
 async function throttle(page: Page) {
   await reportConnection(page, { effectiveType: '3g' })
