@@ -1,7 +1,6 @@
 // The app's start in the browser, loaded by entry-client.tsx once the server's HTML is painted.
 import { startTransition } from 'react'
 import { hydrateRoot } from 'react-dom/client'
-import { I18nextProvider } from 'react-i18next'
 import {
   createBrowserRouter,
   matchRoutes,
@@ -12,9 +11,10 @@ import {
 import { localeBasename } from '#shared/locales.ts'
 import { embeddedData } from './embedded-data.ts'
 import { Document } from './document.tsx'
-import { createClientI18n, loadNamespaces } from './browser-i18n.ts'
+import { createClientTexts, loadNamespaces } from './browser-texts.ts'
 import { createRoutes } from './routes.tsx'
 import { runtimeConfig } from './runtime/runtime-config.ts'
+import { TextsProvider } from './texts.tsx'
 
 declare global {
   interface Window {
@@ -43,8 +43,8 @@ export async function start() {
   // The router reads (and deserializes route errors from) this before it is created.
   window.__staticRouterHydrationData = data.router
 
-  const i18n = createClientI18n(data.locale, data.resources)
-  const routes = createRoutes({ loadNamespaces: (namespaces) => loadNamespaces(i18n, namespaces) })
+  const texts = createClientTexts(data.locale, data.resources)
+  const routes = createRoutes({ loadNamespaces: (namespaces) => loadNamespaces(texts, namespaces) })
   const basename = localeBasename(data.locale) || '/'
   await resolveLazyMatches(routes, basename)
   const router = createBrowserRouter(routes, { basename })
@@ -54,11 +54,11 @@ export async function start() {
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18n}>
+      <TextsProvider texts={texts}>
         <Document data={data} json={json} runtime={runtimeConfig()}>
           <RouterProvider router={router} />
         </Document>
-      </I18nextProvider>,
+      </TextsProvider>,
     )
   })
   // Build detection and friends load after the page, not with it.

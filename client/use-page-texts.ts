@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useLocaleTexts } from './texts.tsx'
 import type { Page } from '#shared/pages.ts'
 import { pageTexts, type PageTexts, type Translate } from '#shared/page-texts.ts'
 
@@ -7,8 +7,7 @@ import { pageTexts, type PageTexts, type Translate } from '#shared/page-texts.ts
  * table; its test resolves each in every language, which the typed `t` cannot check).
  */
 export function useTranslate(): Translate {
-  const { i18n } = useTranslation()
-  return i18n.t.bind(i18n) as unknown as Translate
+  return useLocaleTexts().lookup() as Translate
 }
 
 /** The texts that name `page`: title, description, badge, headline and crumb. */

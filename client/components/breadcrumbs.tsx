@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import type { Page } from '#shared/pages.ts'
 import { breadcrumbTrail, pageLabel } from '#shared/page-texts.ts'
 import { useTranslate } from '../use-page-texts.ts'

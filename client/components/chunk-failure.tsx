@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { reloadGuarded } from '../runtime/reload-guard.ts'
 import { runtimeConfig } from '../runtime/runtime-config.ts'
 

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type SyntheticEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { useSearchParams } from 'react-router-dom'
 import {
   fieldOptions,

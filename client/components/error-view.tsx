@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { isRouteErrorResponse, useLocation, useRouteError } from 'react-router-dom'
 import { useApp } from '../app-context.tsx'
 import { localizePath } from '#shared/locales.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { useLocation } from 'react-router-dom'
 import { LOCALE_INFO, LOCALES, localeCookie, localizePath } from '#shared/locales.ts'
 import { isPagePath } from '#shared/pages.ts'

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import { formatLegalDate } from '#shared/legal.ts'
 import { companyPlaceholders } from '#shared/company.ts'

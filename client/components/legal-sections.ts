@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
 import { companyPlaceholders } from '#shared/company.ts'
 import { periodOf, type Period } from '#shared/legal.ts'

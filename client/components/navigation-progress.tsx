@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { useNavigation } from 'react-router-dom'
 import { LOADING_INDICATOR_DELAY_MS } from '../runtime/constants.ts'
 

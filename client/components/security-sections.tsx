@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { SECURITY_CAPABILITIES, SECURITY_FRAMEWORKS } from '#shared/service-sections.ts'
 import { IconCard } from './icon-card.tsx'
 import { Section } from './section.tsx'

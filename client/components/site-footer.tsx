@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { COMPANY, phoneHref } from '#shared/company.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'

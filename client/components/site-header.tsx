@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { useLocation } from 'react-router-dom'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { Icon, LogoMark } from './icons.tsx'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { contactLink } from '#shared/pages.ts'
 import { SUPPORT_TIERS } from '#shared/services.ts'
 import type { Service } from '#shared/services.ts'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { teamPath, type TeamMember } from '#shared/team.ts'
 import { MoreLink } from './icon-card.tsx'
 import { Portrait } from './portrait.tsx'

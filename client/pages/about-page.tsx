@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { COMPANY } from '#shared/company.ts'
 import { TEAM } from '#shared/team.ts'
 import { IconCard } from '../components/icon-card.tsx'

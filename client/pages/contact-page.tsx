@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { useSearchParams } from 'react-router-dom'
 import { businessHours } from '#shared/business-hours.ts'
 import { COMPANY, phoneHref } from '#shared/company.ts'

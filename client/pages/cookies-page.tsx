@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
 import { COMPANY } from '#shared/company.ts'
 import { COOKIE_POLICY_SECTIONS, LEGAL_UPDATED } from '#shared/legal.ts'

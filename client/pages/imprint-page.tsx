@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { COMPANY, companyPlaceholders, phoneHref, postalAddressLines } from '#shared/company.ts'
 import { IMPRINT_SECTIONS } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'

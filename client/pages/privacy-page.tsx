@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import {
   CONDITIONAL_PRIVACY_SECTIONS,
   LEGAL_UPDATED,

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { contactLink, type ScreenPage } from '#shared/pages.ts'
 import {
   otherServices,

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { IconCard, MoreLink } from '../components/icon-card.tsx'
 import { CtaBand } from '../components/cta-band.tsx'

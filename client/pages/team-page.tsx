@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ScreenPage } from '#shared/pages.ts'
 import { TEAM, teamMember } from '#shared/team.ts'

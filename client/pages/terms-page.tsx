@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../texts.tsx'
 import { companyPlaceholders } from '#shared/company.ts'
 import { LEGAL_UPDATED, TERMS_PROHIBITED_USES, TERMS_SECTIONS } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'

@@ -87,7 +87,7 @@ function devRenderer(vite: ViteDevServer, styles: readonly string[]): Renderer {
 }
 
 /**
- * Edited texts: the server's i18n store takes the new bundle (the next response has it) and
+ * Edited texts: the server's texts take the new bundle (the next response has it) and
  * the open page gets it over the HMR socket, without a reload. A syntax error is shown in
  * Vite's overlay and the log, naming file and position; the old texts stay in use.
  */
@@ -96,10 +96,9 @@ function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
     name: 'modernwerk:locale-hot-update',
     hotUpdate({ file, read }) {
       const [folder, locale, name] = relative(root, file).split(sep)
-      const ns = name?.replace(/\.json$/, '')
-      if (folder !== 'locales' || !isLocale(locale) || !FILE_NAMESPACES.some((n) => n === ns))
-        return
-      if (this.environment.name !== 'client' || !ns) return []
+      const ns = FILE_NAMESPACES.find((namespace) => `${namespace}.json` === name)
+      if (folder !== 'locales' || !isLocale(locale) || !ns) return
+      if (this.environment.name !== 'client') return []
       void Promise.resolve(read()).then((text) => {
         let resources: Record<string, unknown>
         try {
@@ -113,9 +112,9 @@ function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
           })
           return
         }
-        app.i18n.removeResourceBundle(locale, ns)
-        app.i18n.addResourceBundle(locale, ns, resources, false, true)
-        const derived = Object.entries(addDerivedNamespaces(app.i18n, locale))
+        const texts = app.texts[locale]
+        texts.set(ns, resources)
+        const derived = Object.entries(addDerivedNamespaces(texts))
         for (const [name, bundle] of [[ns, resources] as const, ...derived]) {
           const update: LocaleUpdate = {
             locale,

@@ -1,6 +1,6 @@
 import escapeHtml from 'escape-html'
-import type { i18n as I18n } from 'i18next'
-import type { Locale } from '#shared/locales.ts'
+import type { LocaleTexts } from '#shared/translator.ts'
+import type { Translate } from '#shared/page-texts.ts'
 import { localizePath } from '#shared/locales.ts'
 
 /**
@@ -8,13 +8,13 @@ import { localizePath } from '#shared/locales.ts'
  * page router does not serve): localized, styled by the site's stylesheet, no internals.
  */
 export function fallbackErrorHtml(options: {
-  i18n: I18n
-  locale: Locale
+  texts: LocaleTexts
   status: 404 | 500
   path: string
   styles: readonly string[]
 }): string {
-  const t = options.i18n.getFixedT(options.locale, 'common')
+  const { locale } = options.texts
+  const t = options.texts.lookup('common') as Translate
   const isNotFound = options.status === 404
   const title = isNotFound ? t('errors.notFoundTitle') : t('errors.serverErrorTitle')
   const message = isNotFound
@@ -24,12 +24,12 @@ export function fallbackErrorHtml(options: {
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
     .join('')
   return (
-    `<!DOCTYPE html><html lang="${options.locale}"><head><meta charset="utf-8">` +
+    `<!DOCTYPE html><html lang="${locale}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>${styles}</head>` +
     `<body><main id="main" class="error-page container"><p class="error-code">${options.status}</p>` +
     `<h1>${escapeHtml(title)}</h1><p class="error-message">${escapeHtml(message)}</p>` +
-    `<p><a class="button button-primary" href="${localizePath(options.locale, '/')}">` +
+    `<p><a class="button button-primary" href="${localizePath(locale, '/')}">` +
     `${escapeHtml(t('errors.backHome'))}</a></p></main></body></html>`
   )
 }

@@ -71,5 +71,5 @@ export function serveErrorPage(
     .code(status)
     .type('text/html; charset=utf-8')
     .header('Cache-Control', 'no-store')
-    .send(fallbackErrorHtml({ i18n: app.i18n, locale, status, path, styles }))
+    .send(fallbackErrorHtml({ texts: app.texts[locale], status, path, styles }))
 }

@@ -27,11 +27,11 @@ let texts: Record<Locale, ShareCardText>
 let fonts: ShareCardFonts
 
 beforeAll(async () => {
-  const i18n = await loadSiteTexts(join(import.meta.dirname, '..', '..', 'locales'))
+  const site = await loadSiteTexts(join(import.meta.dirname, '..', '..', 'locales'))
   const cards = LOCALES.map((locale) => {
     const { badge, title } = pageTexts(
       page('service-cloud-infrastructure'),
-      i18n.getFixedT(locale) as unknown as Translate,
+      site[locale].lookup() as Translate,
     )
     return [locale, { badge, title }] as const
   })

@@ -188,9 +188,7 @@ describe('render failures', () => {
         throw new Error('secret internal detail /srv/app/stack')
       },
     }
-    broken.i18n.addResourceBundle('de', 'home', { meta: exploding }, false, true, {
-      skipCopy: true,
-    })
+    broken.texts.de.set('home', { meta: exploding })
     try {
       const response = await broken.inject({ method: 'GET', url: '/de' })
       expect(response.statusCode).toBe(500)
