@@ -1,6 +1,8 @@
 // `npm run bench`: the production server against, in the same run, nginx serving the same pages
 // saved as files (a tiny Node static server when nginx is missing), node's bare `http` server
-// and a bare Fastify route replying precomputed buffers of the same bytes (the Node ceilings).
+// and a bare Fastify route replying precomputed buffers (the Node ceilings). Every server sends
+// the same bytes: our body and our response headers (security headers, ETag, Vary, …), so the
+// ratios measure the work per request, not the size of the header block.
 // Each server runs alone, loaded on loopback with the same connections and duration by wrk
 // (scripts/lib/wrk.ts; with taskset the server gets core 0 and wrk core 1), or by autocannon
 // with a worker thread when wrk is missing; the bench says which. The table gives requests/s,
@@ -156,10 +158,28 @@ function startOurs(extraEnv: Record<string, string> = {}) {
   return startProductionServer({ OUTBOX_DIR: join(work, 'outbox'), ...extraEnv })
 }
 
+/** Headers every server writes itself (framing, date, connection); the rest are replayed. */
+const OWN_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+])
+
+export type SavedPage = {
+  file: string
+  status: number
+  type: string
+  /** Our response headers besides OWN_HEADERS, for the other servers to send as well. */
+  headers: Record<string, string>
+}
+
 /** Save the pages exactly as our server answers them, for the static server and the baseline. */
 async function savePages(base: string) {
   const site = join(work, 'site')
-  const pages: Record<string, { file: string; status: number; type: string }> = {}
+  const pages: Record<string, SavedPage> = {}
   for (const target of TARGETS) {
     const response = await fetch(base + target.path, { headers: { 'accept-encoding': 'identity' } })
     const body = Buffer.from(await response.arrayBuffer())
@@ -175,11 +195,18 @@ async function savePages(base: string) {
     mkdirSync(dirname(file), { recursive: true })
     writeFileSync(file, body)
     const type = response.headers.get('content-type') ?? 'application/octet-stream'
-    pages[target.status === 404 ? '/404' : target.path] = { file, status: target.status, type }
+    const headers: Record<string, string> = {}
+    for (const [name, value] of response.headers) if (!OWN_HEADERS.has(name)) headers[name] = value
+    pages[target.status === 404 ? '/404' : target.path] = {
+      file,
+      status: target.status,
+      type,
+      headers,
+    }
   }
   const pagesFile = join(work, 'pages.json')
   writeFileSync(pagesFile, JSON.stringify(pages))
-  return { site, pagesFile }
+  return { site, pagesFile, pages }
 }
 
 async function startBaseline(pagesFile: string, mode: 'fastify' | 'http') {
@@ -195,7 +222,26 @@ async function startBaseline(pagesFile: string, mode: 'fastify' | 'http') {
   return { child, base }
 }
 
-async function startStatic(site: string) {
+/** nginx's `add_header` lines for a saved page's headers (values quoted, quotes escaped). */
+function nginxHeaders(page: SavedPage): string {
+  return Object.entries(page.headers)
+    .map(([name, value]) => `add_header ${name} "${value.replaceAll('"', '\\"')}" always;`)
+    .join(' ')
+}
+
+/** One exact `location` per saved page, sending that page's headers. */
+function nginxLocations(pages: Record<string, SavedPage>, site: string): string {
+  return Object.entries(pages)
+    .map(([path, page]) => {
+      const file = page.file.slice(site.length)
+      const match = path === '/404' ? `= ${file}` : `= ${path}`
+      const serve = path === '/404' ? 'internal;' : `try_files ${file} =404;`
+      return `    location ${match} { ${serve} ${nginxHeaders(page)} }\n`
+    })
+    .join('')
+}
+
+async function startStatic(site: string, pages: Record<string, SavedPage>) {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
   if (NGINX) {
@@ -207,12 +253,16 @@ async function startStatic(site: string) {
       `${nginxConfigHead(work, 4096)}  sendfile on;
   tcp_nopush on;
   keepalive_requests 1000000;
+  etag off;
+  server_tokens off;
+  charset utf-8;
+  charset_types text/html text/javascript;
   types { text/html html; text/javascript js; text/css css; }
   server {
     listen 127.0.0.1:${port};
     root ${site};
-    location / { try_files $uri $uri/index.html =404; }
     error_page 404 /404.html;
+${nginxLocations(pages, site)}    location / { return 404; }
   }
 }
 `,
@@ -221,20 +271,17 @@ async function startStatic(site: string) {
     await waitFor(`${base}/`, child)
     return { child, base, name: 'nginx' }
   }
+  // No nginx: a Node server reading each saved page from disk per request, same headers.
   const child = start(process.execPath, [
     '--input-type=module',
     '-e',
     `import { createServer } from 'node:http'
 import { readFile } from 'node:fs/promises'
-const site = ${JSON.stringify(site)}
+const pages = ${JSON.stringify(pages)}
 createServer(async (request, response) => {
-  const path = request.url.endsWith('.js') ? request.url : request.url.replace(/\\/$/, '') + '/index.html'
-  try {
-    const body = await readFile(site + path)
-    response.writeHead(200, { 'content-type': path.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8' }).end(body)
-  } catch {
-    response.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(await readFile(site + '/404.html'))
-  }
+  const page = pages[request.url] ?? pages['/404']
+  const body = await readFile(page.file)
+  response.writeHead(page.status, { 'content-type': page.type, ...page.headers }).end(body)
 }).listen(${port}, '127.0.0.1')`,
   ])
   await waitFor(`${base}/`, child)
@@ -257,7 +304,7 @@ async function bench() {
     `bench: ${generator}; ${CONNECTIONS} connections, ${DURATION} s per URL, loopback, one server at a time\n`,
   )
   const ours = await startOurs()
-  const { site, pagesFile } = await savePages(ours.base)
+  const { site, pagesFile, pages } = await savePages(ours.base)
   const rssBefore = rssMb(ours.child.pid)
   const oursResults = await benchServer(ours.base, ours.child.pid)
   const oursRss = rssMb(ours.child.pid)
@@ -271,7 +318,7 @@ async function bench() {
   const httpResults = await benchServer(http.base, http.child.pid)
   await stop(http.child)
 
-  const staticServer = await startStatic(site)
+  const staticServer = await startStatic(site, pages)
   const staticResults = await benchServer(staticServer.base, staticServer.child.pid)
   await stop(staticServer.child)
 

@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import fastifyCompress from '@fastify/compress'
-import fastifyCookie from '@fastify/cookie'
 import fastifyRateLimit from '@fastify/rate-limit'
 import underPressure from '@fastify/under-pressure'
 import Fastify, {
@@ -18,7 +17,7 @@ import type { Config } from './config.ts'
 import { logDestination } from './log-destination.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
-import { securityHeadersPlugin } from './plugins/security-headers.ts'
+import { responseHeadersPlugin } from './plugins/response-headers.ts'
 import { staticAssetsPlugin } from './plugins/static-assets.ts'
 import { Registry } from 'prom-client'
 import { contactDeliveryPlugin } from './plugins/contact-delivery.ts'
@@ -31,6 +30,7 @@ import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
 import { servePage, serveErrorPage } from './render/serve-page.ts'
+import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -139,16 +139,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   const isDevelopment = config.NODE_ENV === 'development'
-  await app.register(securityHeadersPlugin, {
+  await app.register(responseHeadersPlugin, {
     isDevelopment,
     cdnUrl: config.CDN_URL,
     hstsMaxAge: config.HSTS_MAX_AGE,
+    buildId: () => app.renderer.build.id,
   })
-  // Parses the `i18n_redirected` cookie where `/` asks for it (no hook: other requests never
-  // parse cookies); the server never sets cookies itself.
-  await app.register(fastifyCookie, { hook: false })
-  // Compression for what is made per request (pages, JSON); assets come precompressed.
-  await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: 1024 })
+  // Compression for what the API and SEO routes make per request; assets come precompressed,
+  // and the page route compresses what it renders itself (server/render/serve-page.ts).
+  await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: COMPRESS_MIN_BYTES })
   await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })
   if (isDevelopment) {
     // `npm run dev`: the same app and render path, with Vite serving the client from source.
@@ -202,13 +201,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       buildCheckIntervalMs: config.BUILD_CHECK_INTERVAL_MS,
     },
   })
-  // Every response names the build that served it; open pages compare it with their own.
-  const buildId = app.renderer.build.id
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('X-Build-Id', buildId)
-    done()
-  })
-
   await app.register(fastifyRateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'modernwerk:rate-limit:', skipOnError: true } : {}),

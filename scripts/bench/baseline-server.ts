@@ -1,13 +1,13 @@
 // The Node ceilings of `npm run bench`: a bare Fastify route (or, with `--http`, node's own
-// `http` server) that replies precomputed buffers of the same pages, with no hooks, no logging
-// and no headers beyond the content type. Our server is measured against these.
+// `http` server) that replies precomputed buffers of the same pages with the same response
+// headers, with no hooks and no logging. Our server is measured against these.
 // Usage: node scripts/bench/baseline-server.ts <port> <pages.json> [--http]
-// where pages.json maps a path to { file, status, type } saved by the bench.
+// where pages.json maps a path to { file, status, type, headers } saved by the bench.
 import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 import Fastify from 'fastify'
 
-type SavedPage = { file: string; status: number; type: string }
+import type { SavedPage } from '../bench.ts'
 
 const [portArgument, pagesFile] = process.argv.slice(2)
 if (!portArgument || !pagesFile) {
@@ -18,19 +18,23 @@ const saved = JSON.parse(readFileSync(pagesFile, 'utf8')) as Record<string, Save
 const pages = new Map(
   Object.entries(saved).map(([path, page]) => [
     path,
-    { body: readFileSync(page.file), status: page.status, type: page.type },
+    {
+      body: readFileSync(page.file),
+      status: page.status,
+      headers: { ...page.headers, 'content-type': page.type },
+    },
   ]),
 )
 const notFound = pages.get('/404') ?? {
   body: Buffer.from('Not found'),
   status: 404,
-  type: 'text/plain',
+  headers: { 'content-type': 'text/plain' },
 }
 
 if (process.argv.includes('--http')) {
   createServer((request, response) => {
     const page = pages.get(request.url ?? '/') ?? notFound
-    response.writeHead(page.status, { 'content-type': page.type }).end(page.body)
+    response.writeHead(page.status, page.headers).end(page.body)
   }).listen(Number(portArgument), '127.0.0.1', () => console.log('listening'))
 } else {
   await startFastify()
@@ -40,7 +44,7 @@ async function startFastify() {
   const app = Fastify({ logger: false })
   app.get('/*', (request, reply) => {
     const page = pages.get(request.url) ?? notFound
-    return reply.code(page.status).type(page.type).send(page.body)
+    return reply.code(page.status).headers(page.headers).send(page.body)
   })
   await app.listen({ port: Number(portArgument), host: '127.0.0.1' })
   console.log('listening')

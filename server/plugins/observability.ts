@@ -31,7 +31,8 @@ export type ObservabilityOptions = {
 
 /**
  * Access log (one JSON line per request: id, method, route pattern, status, duration,
- * shortened client IP; never cookies, bodies or query strings), `X-Request-Id` echoed, and the
+ * shortened client IP; never cookies, bodies or query strings; the id is echoed as
+ * `X-Request-Id` by the response-headers plugin), and the
  * Prometheus metrics of requests, renders and the build.
  */
 export const observabilityPlugin = fp<ObservabilityOptions>(
@@ -59,10 +60,6 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
 
     app.decorate('countRenderError', () => renderErrors.inc())
 
-    app.addHook('onRequest', (request, reply, done) => {
-      reply.header('X-Request-Id', request.id)
-      done()
-    })
     // One histogram child per route, method and status, looked up by a string key: prom-client
     // would otherwise hash the label object on every request.
     const series = new Map<string, ReturnType<typeof durations.labels>>()

@@ -30,7 +30,7 @@ export function negotiateLocale(acceptLanguage: string): Locale | null {
  * The query string is kept.
  */
 export function routePageRequest(
-  url: URL,
+  url: Pick<URL, 'pathname' | 'search'>,
   acceptLanguage: string | undefined,
   /** The `i18n_redirected` cookie, read only for `/` (no other page parses cookies). */
   readCookieLocale: () => string | undefined,

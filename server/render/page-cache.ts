@@ -4,7 +4,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { localeFromPath } from '#shared/locales.ts'
 import { pageAt } from '#shared/pages.ts'
-import { pickEncoding } from './content-encoding.ts'
+import { compressForClient, pickEncoding } from './content-encoding.ts'
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
@@ -114,33 +114,59 @@ export function fillNotFound(template: NotFoundTemplate, path: string): Buffer {
  * - `not-found`: an unknown path whose 404 page the locale's template can answer.
  * - `none`: development, form answers, paths the template must not hold.
  */
-export type CachePlan =
-  | { kind: 'page'; key: string | null; etag: string; year: number; vary: string }
-  | { kind: 'not-found'; locale: string; path: string; year: number }
-  | { kind: 'none' }
+export type CachePlan = PagePlan | NotFoundPlan | { kind: 'none' }
+
+type NotFoundPlan = { kind: 'not-found'; locale: string; path: string; year: number }
+
+/** A page of the table: its cache key (none with a query), year, `Vary` and validator. */
+export class PagePlan {
+  readonly kind = 'page'
+  readonly key: string | null
+  readonly year: number
+  readonly vary: string
+  readonly #path: PagePath
+  readonly #buildId: string
+  #etag: string | undefined
+
+  constructor(path: PagePath, year: number, vary: string, buildId: string) {
+    this.key = path.search === '' ? path.pathname : null
+    this.year = year
+    this.vary = vary
+    this.#path = path
+    this.#buildId = buildId
+  }
+
+  /** Hashed only when needed: a page served from memory answers with the one it was kept with. */
+  get etag(): string {
+    const input = `${this.#buildId}\n${this.#path.pathname}${this.#path.search}\n${this.year}`
+    return (this.#etag ??= `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`)
+  }
+}
+
+/** The part of a request URL the page pipeline reads. */
+export type PagePath = Pick<URL, 'pathname' | 'search'>
+
+let year = 0
+let nextYearAt = 0
+
+/** The current year (local time, as the footer shows it), worked out again only at New Year. */
+export function currentYear(now = Date.now()): number {
+  if (now >= nextYearAt) {
+    year = new Date(now).getFullYear()
+    nextYearAt = new Date(year + 1, 0, 1).getTime()
+  }
+  return year
+}
 
 export function planCaching(
-  url: URL,
+  path: PagePath,
   options: { isProduction: boolean; buildId: string; vary: string },
 ): CachePlan {
   if (!options.isProduction) return { kind: 'none' }
-  const year = new Date().getFullYear()
-  if (pageAt(url.pathname)) {
-    const input = `${options.buildId}\n${url.pathname}${url.search}\n${year}`
-    let etag: string | undefined
-    return {
-      kind: 'page',
-      key: url.search === '' ? url.pathname : null,
-      year,
-      vary: options.vary,
-      // Hashed only when needed: a page served from memory answers with the one it was kept with.
-      get etag() {
-        return (etag ??= `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`)
-      },
-    }
-  }
-  if (!TEMPLATE_SAFE_PATH.test(url.pathname)) return { kind: 'none' }
-  return { kind: 'not-found', locale: localeFromPath(url.pathname), path: url.pathname, year }
+  const year = currentYear()
+  if (pageAt(path.pathname)) return new PagePlan(path, year, options.vary, options.buildId)
+  if (!TEMPLATE_SAFE_PATH.test(path.pathname)) return { kind: 'none' }
+  return { kind: 'not-found', locale: localeFromPath(path.pathname), path: path.pathname, year }
 }
 
 /**
@@ -179,7 +205,13 @@ export function answerFromCache(
       .code(404)
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
-      .send(fillNotFound(template, plan.path))
+      .send(
+        compressForClient(
+          reply,
+          request.headers['accept-encoding'],
+          fillNotFound(template, plan.path),
+        ),
+      )
     return true
   }
   return false

@@ -5,6 +5,7 @@ import { localeFromPath } from '#shared/locales.ts'
 import { pageAt } from '#shared/pages.ts'
 import type { Translate } from '#shared/page-texts.ts'
 import { pageHead } from './page-head.ts'
+import { compressForClient } from './content-encoding.ts'
 import { keepRendered, type CachePlan } from './page-cache.ts'
 
 /** Fetch `Request` for the router, aborted when the visitor goes away. */
@@ -78,5 +79,5 @@ export async function renderAndStore(
   for (const [name, value] of result.headers) reply.header(name, value)
   reply.header('Cache-Control', 'no-cache')
   keepRendered(app.pageCache, plan, answered, result)
-  return reply.send(result.body)
+  return reply.send(compressForClient(reply, request.headers['accept-encoding'], result.body))
 }

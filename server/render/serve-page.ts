@@ -1,9 +1,11 @@
+import { parseCookie } from 'cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ContactFormState } from '#shared/contact-fields.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
+import { compressForClient } from './content-encoding.ts'
 import { fallbackErrorHtml } from './fallback.ts'
 import { routePageRequest } from './locale-routing.ts'
-import { answerFromCache, planCaching } from './page-cache.ts'
+import { answerFromCache, planCaching, type PagePath } from './page-cache.ts'
 import { renderAndStore } from './render-page.ts'
 
 /**
@@ -20,18 +22,29 @@ function siteUrl(app: FastifyInstance, path: string): URL {
   return new URL(`${app.config.APP_BASE_URL}${path.startsWith('/') ? path : '/'}`)
 }
 
+/** Paths a URL parser leaves as they are: no query, escapes, dot segments or empty segments. */
+const PLAIN_PATH = /^(?:\/[\w~-][\w.~-]*)*\/?$/
+
+/**
+ * The request's path and query. A plain path is taken as it is, so a page answered from memory
+ * costs no URL parsing; anything else is parsed like the URL it is.
+ */
+function requestPath(app: FastifyInstance, rawUrl: string): PagePath {
+  return PLAIN_PATH.test(rawUrl) ? { pathname: rawUrl, search: '' } : siteUrl(app, rawUrl)
+}
+
 /** A GET of a page: route the URL, answer from the cache, or render (and keep) the page. */
 export async function servePage(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const url = siteUrl(app, request.url)
+  const url = requestPath(app, request.url)
 
   const routing = routePageRequest(
     url,
     request.headers['accept-language'],
-    () => app.parseCookie(request.headers.cookie ?? '')[LOCALE_COOKIE],
+    () => parseCookie(request.headers.cookie ?? '')[LOCALE_COOKIE],
   )
   reply.headers(routing.headers)
   if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
@@ -43,7 +56,7 @@ export async function servePage(
   })
   if (answerFromCache(app.pageCache, plan, request, reply)) return reply
 
-  return renderAndStore(app, request, reply, { url, plan })
+  return renderAndStore(app, request, reply, { url: siteUrl(app, request.url), plan })
 }
 
 /** A plain (no-JavaScript) form post answered with its page: rendered each time, never kept. */
@@ -71,5 +84,11 @@ export function serveErrorPage(
     .code(status)
     .type('text/html; charset=utf-8')
     .header('Cache-Control', 'no-store')
-    .send(fallbackErrorHtml({ texts: app.texts[locale], status, path, styles }))
+    .send(
+      compressForClient(
+        reply,
+        request.headers['accept-encoding'],
+        Buffer.from(fallbackErrorHtml({ texts: app.texts[locale], status, path, styles })),
+      ),
+    )
 }

@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import { servePage } from '../render/serve-page.ts'
 
-/** Catch-all: every GET that no other route claims is a page (or the localized 404 page). */
+/**
+ * Catch-all: every GET that no other route claims is a page (or the localized 404 page).
+ * Without the compression plugin's hooks: pages kept in memory come precompressed, and what
+ * is rendered is compressed where it is made (`compressForClient`).
+ */
 export async function pageRoutes(app: FastifyInstance) {
-  app.get('/*', (request, reply) =>
+  app.get('/*', { compress: false, decompress: false }, (request, reply) =>
     request.url.startsWith('/api/') ? reply.callNotFound() : servePage(app, request, reply),
   )
 }

@@ -100,5 +100,13 @@ describe('server process', () => {
     expect(failed).toEqual([])
     // Nothing after the signal is answered with anything but 200 or "go elsewhere".
     expect(after.every((result) => [200, 503, 'network-error'].includes(result.outcome))).toBe(true)
+    // Every page served has its access-log line: lines go out in blocks, the last on exit.
+    const served = server
+      .output()
+      .stdout.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; path?: string; statusCode?: number })
+      .filter((line) => line.path === '/de/services' && line.statusCode === 200)
+    expect(served).toHaveLength(results.filter((result) => result.outcome === 200).length)
   }, 30_000)
 })

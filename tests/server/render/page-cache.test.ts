@@ -118,5 +118,32 @@ describe('page cache', () => {
     const quoted = await app.inject({ method: 'GET', url: "/de/it's" })
     expect(quoted.body).toContain('/de/it&#x27;s')
     expect(renders()).toBe(3)
+
+    // Made per request, so compressed per request, as a render would be.
+    const compressed = await app.inject({
+      method: 'GET',
+      url: '/de/third/missing',
+      headers: { 'accept-encoding': 'br, gzip' },
+    })
+    expect(compressed.statusCode).toBe(404)
+    expect(compressed.headers['content-encoding']).toBe('br')
+    expect(compressed.headers.vary).toBe('Accept-Encoding')
+    expect(brotliDecompressSync(compressed.rawPayload).toString('utf8')).toBe(
+      first.body.replace('/de/no-such-page', '/de/third/missing'),
+    )
+    expect(renders()).toBe(3)
+  })
+
+  it('reads paths with dot segments or escapes as the URL they stand for', async () => {
+    const { app } = await countingApp()
+    const page = await app.inject({ method: 'GET', url: '/de/about' })
+    for (const url of ['/de/./about', '/de/services/../about', '/de/services/%2e%2e/about']) {
+      const response = await app.inject({ method: 'GET', url })
+      expect(response.statusCode, url).toBe(200)
+      expect(response.body, url).toBe(page.body)
+    }
+    const escaped = await app.inject({ method: 'GET', url: '/de/%C3%BCber' })
+    expect(escaped.statusCode).toBe(404)
+    expect(escaped.body).toContain('/de/%C3%BCber')
   })
 })

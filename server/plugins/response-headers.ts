@@ -71,15 +71,27 @@ export function securityHeaders(options: SecurityHeadersOptions): Record<string,
   return headers
 }
 
-/** Security headers on every response, pages, assets, API and errors alike. */
-export const securityHeadersPlugin = fastifyPlugin<SecurityHeadersOptions>(
-  (app, options, done) => {
+export type ResponseHeadersOptions = SecurityHeadersOptions & {
+  /** The build that serves the process (known once the renderer is registered). */
+  buildId: () => string
+}
+
+/**
+ * The headers every response carries, pages, assets, API and errors alike, set in one hook
+ * that runs first: the security headers, `X-Build-Id` (open pages compare it with their own
+ * and reload on a new build) and `X-Request-Id` (the id of the request's log line). One hook,
+ * not one per concern: each hook is work every request pays for.
+ */
+export const responseHeadersPlugin = fastifyPlugin<ResponseHeadersOptions>(
+  (app, { buildId, ...options }, done) => {
     const headers = securityHeaders(options)
-    app.addHook('onRequest', (_request, reply, next) => {
+    app.addHook('onRequest', (request, reply, next) => {
       reply.headers(headers)
+      reply.header('x-build-id', buildId())
+      reply.header('x-request-id', request.id)
       next()
     })
     done()
   },
-  { name: 'security-headers', fastify: '5.x' },
+  { name: 'response-headers', fastify: '5.x' },
 )
