@@ -183,7 +183,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     return servePage(app, request, reply)
   })
 
-  await app.register(observabilityPlugin, { metricsAllow: config.METRICS_ALLOW })
+  await app.register(observabilityPlugin, {
+    metricsAllow: config.METRICS_ALLOW,
+    metricsPort: config.METRICS_PORT,
+    host: config.HOST,
+  })
   // An overloaded process answers 503 with Retry-After instead of queueing without end.
   await app.register(underPressure, {
     maxEventLoopDelay: 1_000,

@@ -79,6 +79,8 @@ export const ConfigSchema = z.object({
   HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
   /** IPs/CIDRs allowed to read `/metrics` (e.g. the cluster network); unset: everyone. */
   METRICS_ALLOW: z.string().transform(addresses).optional(),
+  /** A port of its own for `/metrics` (the site's port then answers it with 404); unset: PORT. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
   MAIL_TO: mailbox.default('kontakt@modernwerk.example'),
@@ -103,7 +105,10 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as in Kubernetes manifests with `value: ""`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
-  const result = ConfigSchema.safeParse(present)
+  const result = ConfigSchema.refine(
+    (config) => config.METRICS_PORT === undefined || config.METRICS_PORT !== config.PORT,
+    { path: ['METRICS_PORT'], error: 'must differ from PORT' },
+  ).safeParse(present)
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = issue.path.join('.')

@@ -203,6 +203,9 @@ Checks across values that the JSON schema cannot express. Fails the render with 
 {{- if and .Values.ingress.enabled (not .Values.ingress.hosts) }}
 {{- fail "ingress.enabled needs at least one entry in ingress.hosts" }}
 {{- end }}
+{{- if eq (int .Values.metrics.port) (int .Values.containerPort) }}
+{{- fail "metrics.port must differ from containerPort: /metrics has a port of its own so that the Ingress, which routes to containerPort, never reaches it" }}
+{{- end }}
 {{- if lt (int .Values.shutdownGraceSeconds) 2 }}
 {{- fail (printf "shutdownGraceSeconds (%d) must be at least 2: the app gives each SMTP step shutdownGraceSeconds / 2 (at least 1 s), and a delivery cut off by the shutdown may be sent twice" (int .Values.shutdownGraceSeconds)) }}
 {{- end }}

@@ -238,6 +238,34 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       },
     })
 
+    // "Are leads arriving?": how long the longest-waiting message has waited, and whether
+    // anything would send it. Same names with the file outbox and the Redis queue; with Redis
+    // the folder may still hold messages not moved into the queue yet.
+    new Gauge({
+      name: 'contact_oldest_undelivered_age_seconds',
+      help: 'Seconds since the oldest contact message not yet delivered came in (0 when none waits)',
+      registers: [metrics],
+      async collect() {
+        let times
+        try {
+          times = await Promise.all([
+            // No folder: nothing waits in it.
+            outbox.oldestReceivedAt().catch(() => null),
+            queue ? queue.oldestReceivedAt() : null,
+          ])
+        } catch {
+          return // Redis unreachable: the last value stands (the 503 alert covers Redis)
+        }
+        const known = times.filter((time): time is number => time !== null && Number.isFinite(time))
+        this.set(known.length ? Math.max(0, (Date.now() - Math.min(...known)) / 1000) : 0)
+      },
+    })
+    new Gauge({
+      name: 'contact_delivery_configured',
+      help: 'Whether contact messages are sent at all (1: SMTP_URL is set; 0: they only wait)',
+      registers: [metrics],
+    }).set(transport ? 1 : 0)
+
     app.decorate('contact', {
       outbox,
       queue,

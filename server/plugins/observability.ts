@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { createServer } from 'node:http'
 import type { FastifyRequest, RawRequestDefaultExpression } from 'fastify'
 import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client'
@@ -27,6 +28,12 @@ function routeOf(request: FastifyRequest): string {
 export type ObservabilityOptions = {
   /** IPs or CIDRs allowed to read `/metrics`; unset: everyone. */
   metricsAllow?: readonly string[]
+  /**
+   * A port of its own for `/metrics`, opened when the app listens: what routes the site's port
+   * to the public (an Ingress) then never reaches the metrics. Unset: on the site's port.
+   */
+  metricsPort?: number
+  host?: string
 }
 
 /**
@@ -36,7 +43,7 @@ export type ObservabilityOptions = {
  * Prometheus metrics of requests, renders and the build.
  */
 export const observabilityPlugin = fp<ObservabilityOptions>(
-  async (app, { metricsAllow }) => {
+  async (app, { metricsAllow, metricsPort, host }) => {
     const registry = app.metrics
     collectDefaultMetrics({ register: registry })
     const durations = new Histogram({
@@ -91,10 +98,50 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
     })
 
     const isAllowed = metricsAllow ? addressMatcher(metricsAllow) : () => true
-    app.get('/metrics', async (request, reply) => {
-      if (!isAllowed(request.ip)) return reply.callNotFound()
-      reply.type(registry.contentType).header('Cache-Control', 'no-store')
-      return registry.metrics()
+    if (metricsPort === undefined) {
+      app.get('/metrics', async (request, reply) => {
+        if (!isAllowed(request.ip)) return reply.callNotFound()
+        reply.type(registry.contentType).header('Cache-Control', 'no-store')
+        return registry.metrics()
+      })
+      return
+    }
+    const server = createServer((request, response) => {
+      const path = request.url?.split('?')[0]
+      if (
+        request.method !== 'GET' ||
+        path !== '/metrics' ||
+        !isAllowed(request.socket.remoteAddress ?? '')
+      ) {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found\n')
+        return
+      }
+      registry.metrics().then(
+        (text) => {
+          response.writeHead(200, {
+            'content-type': registry.contentType,
+            'cache-control': 'no-store',
+          })
+          response.end(text)
+        },
+        (error: unknown) => {
+          app.log.error({ err: error }, 'metrics could not be collected')
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error\n')
+        },
+      )
+    })
+    app.addHook('onListen', async () => {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(metricsPort, host, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      })
+      app.log.info({ port: metricsPort }, 'metrics listening on their own port')
+    })
+    app.addHook('onClose', async () => {
+      if (server.listening) await new Promise((resolve) => server.close(resolve))
     })
   },
   { name: 'observability' },

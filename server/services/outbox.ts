@@ -189,6 +189,12 @@ export class FileOutbox {
     return paths.length
   }
 
+  /** When the longest-waiting message came in (epoch ms), or null when none waits. */
+  async oldestReceivedAt(): Promise<number | null> {
+    const [oldest] = await this.list() // sorted by receivedAt (ISO dates sort as text)
+    return oldest ? Date.parse(oldest.receivedAt) : null
+  }
+
   async size(): Promise<number> {
     return (await readdir(this.dir)).filter((name) => name.endsWith(SUFFIX)).length
   }

@@ -230,6 +230,21 @@ export class RedisOutbox {
     return { erased, busy }
   }
 
+  /**
+   * When the longest-waiting undelivered message came in (epoch ms), or null when none waits:
+   * being delivered, waiting, waiting for a retry or set aside for the operator.
+   */
+  async oldestReceivedAt(): Promise<number | null> {
+    let oldest: number | null = null
+    for (const job of await this.queue.getJobs([...UNDELIVERED_STATES, 'active'])) {
+      if (!isUndelivered(job.data)) continue
+      const received = Date.parse(job.data.receivedAt)
+      const time = Number.isFinite(received) ? received : job.timestamp
+      if (oldest === null || time < oldest) oldest = time
+    }
+    return oldest
+  }
+
   /** Jobs by state, for the metrics. */
   async counts() {
     return this.queue.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed')

@@ -421,6 +421,65 @@ describe.skipIf(!binary)('Helm chart', () => {
   })
 })
 
+describe.skipIf(!binary)('/metrics stays off the public path', () => {
+  type ServicePort = { name: string; port: number; targetPort: string }
+  type IngressPath = { backend: { service: { name: string; port: { number: number } } } }
+
+  it.each(VALUE_SETS)(
+    '%s: the Ingress reaches the site port only, Prometheus the metrics port',
+    (valueSet) => {
+      const manifests = render(valueSet, [
+        '--set',
+        'ingress.enabled=true',
+        '--set',
+        'serviceMonitor.enabled=true',
+      ])
+      const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      const sitePort = Number(env(app, 'PORT')?.value)
+      const metricsPort = Number(env(app, 'METRICS_PORT')?.value)
+      // The app serves /metrics on METRICS_PORT only, and 404 on PORT (tests/server/main.test.ts).
+      expect(metricsPort).toBeGreaterThan(0)
+      expect(metricsPort).not.toBe(sitePort)
+      expect(app?.ports?.find((port) => port.name === 'metrics')?.containerPort).toBe(metricsPort)
+
+      const ports = (find(manifests, 'Service', FULLNAME).spec?.ports ?? []) as ServicePort[]
+      const servicePortOf = (target: string) =>
+        ports.find((port) => port.targetPort === target)?.port
+      const rules = (find(manifests, 'Ingress', FULLNAME).spec?.rules ?? []) as {
+        http: { paths: IngressPath[] }
+      }[]
+      const routed = rules.flatMap((rule) =>
+        rule.http.paths.map((path) => path.backend.service.port.number),
+      )
+      expect(routed.length).toBeGreaterThan(0)
+      expect(new Set(routed)).toEqual(new Set([servicePortOf('http')]))
+      expect(routed).not.toContain(servicePortOf('metrics'))
+
+      const endpoints = (find(manifests, 'ServiceMonitor', FULLNAME).spec?.endpoints ?? []) as {
+        port: string
+        path: string
+      }[]
+      expect(endpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics' })])
+
+      const policy = manifests.find(
+        (manifest) => manifest.kind === 'NetworkPolicy' && manifest.metadata.name === FULLNAME,
+      )
+      if (policy) {
+        // Whoever may reach the pods from outside the monitoring namespace gets the site port only.
+        const ingress = (policy.spec?.ingress ?? []) as NetworkPolicyRule[]
+        for (const rule of ingress) {
+          const isMonitoring = rule.from?.some((peer) =>
+            JSON.stringify(peer.namespaceSelector ?? {}).includes('monitoring'),
+          )
+          const rulePorts = (rule.ports ?? []).map((port) => port.port)
+          if (!isMonitoring) expect(rulePorts).not.toContain('metrics')
+          else expect(rulePorts).toEqual(['metrics'])
+        }
+      }
+    },
+  )
+})
+
 describe('values.yaml', () => {
   const text = readFileSync(join(CHART, 'values.yaml'), 'utf8')
   const values = parse(text) as unknown

@@ -34,6 +34,8 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['METRICS_ALLOW', '10.0.0.0/8, 300.1.1.1'],
     ['METRICS_ALLOW', 'fd00::/200'],
+    ['METRICS_PORT', '3000'],
+    ['METRICS_PORT', '0'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`))

@@ -61,6 +61,33 @@ describe('server process', () => {
     expect(lines.filter((line) => line.path === '/pl')).toHaveLength(1)
   })
 
+  it('with METRICS_PORT serves /metrics only there, and the site answers it with 404', async () => {
+    const [port, metricsPort] = [await freePort(), await freePort()]
+    const server = start({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      METRICS_PORT: String(metricsPort),
+    })
+    try {
+      await waitForHealthy(port)
+      const onSite = await fetch(`http://127.0.0.1:${port}/metrics`)
+      expect(onSite.status).toBe(404)
+      expect(await onSite.text()).not.toContain('app_build_info')
+      const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      expect(metrics.status).toBe(200)
+      expect(metrics.headers.get('content-type')).toContain('text/plain')
+      const body = await metrics.text()
+      expect(body).toContain('app_build_info{build_id=')
+      expect(body).toContain('contact_delivery_configured 0')
+      // Nothing else on that port: not the pages, not the health checks.
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/`)).status).toBe(404)
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404)
+    } finally {
+      server.child.kill('SIGTERM')
+    }
+    expect(await server.exited).toBe(0)
+  })
+
   it('finishes every request sent before SIGTERM while shutting down under load', async () => {
     const port = await freePort()
     const server = start({ PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '8000' })

@@ -52,6 +52,14 @@ function post(body: unknown, headers: Record<string, string> = {}, remoteAddress
   })
 }
 
+/** A sample's value on /metrics (`name` with its labels, as the exposition writes it). */
+async function gauge(sample: string): Promise<number> {
+  const body = (await app.inject({ method: 'GET', url: '/metrics' })).body
+  const line = body.split('\n').find((candidate) => candidate.startsWith(`${sample} `))
+  if (!line) throw new Error(`no ${sample} on /metrics`)
+  return Number(line.slice(sample.length + 1))
+}
+
 beforeAll(async () => {
   smtp = await startSmtpServer()
 })
@@ -370,6 +378,35 @@ describe('outage', () => {
       'Outage test pl',
     ])
     expect(await app.contact.outbox.size()).toBe(0)
+  })
+
+  it('shows on /metrics how long the oldest message has waited while SMTP is down', async () => {
+    app = await freshApp()
+    await smtp.stop()
+    try {
+      expect(await gauge('contact_oldest_undelivered_age_seconds')).toBe(0)
+      expect(await gauge('contact_delivery_configured')).toBe(1)
+      expect((await post(VALID)).statusCode).toBe(202)
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      const first = await gauge('contact_oldest_undelivered_age_seconds')
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      const later = await gauge('contact_oldest_undelivered_age_seconds')
+      expect(first).toBeGreaterThan(0.3)
+      expect(later - first).toBeGreaterThan(0.9)
+      expect(await gauge('contact_deliveries_total{result="failed"}')).toBeGreaterThan(0)
+    } finally {
+      await smtp.start()
+    }
+    await eventually(() => smtp.received.length === 1, 15_000)
+    await eventually(async () => (await gauge('contact_oldest_undelivered_age_seconds')) === 0)
+  })
+
+  it('without SMTP_URL says that nothing is sent while the message waits', async () => {
+    app = await freshApp({ SMTP_URL: '' })
+    expect(await gauge('contact_delivery_configured')).toBe(0)
+    expect((await post(VALID)).statusCode).toBe(202)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(await gauge('contact_oldest_undelivered_age_seconds')).toBeGreaterThan(0.2)
   })
 
   it('answers 503 and stores nothing when the outbox cannot be written; readiness says so', async () => {

@@ -153,6 +153,16 @@ describe.skipIf(!hasRedisServer())(
         expect(waitingOrRetrying).toBe(5)
         expect(metrics).toContain('contact_queue_jobs{state="failed"} 0')
         expect(metrics).toMatch(/contact_deliveries_total\{result="failed"\} [1-9]/)
+        expect(metrics).toContain('contact_delivery_configured 1')
+        // The same gauge as with the file outbox: the oldest message's wait, rising.
+        const oldestAge = async () => {
+          const body = (await app.inject({ method: 'GET', url: '/metrics' })).body
+          return Number(/^contact_oldest_undelivered_age_seconds (\S+)$/m.exec(body)?.[1])
+        }
+        const first = await oldestAge()
+        await new Promise((resolve) => setTimeout(resolve, 1_000))
+        expect(first).toBeGreaterThan(0.5)
+        expect((await oldestAge()) - first).toBeGreaterThan(0.9)
       } finally {
         await smtp.start()
       }
