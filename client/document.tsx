@@ -9,6 +9,7 @@ import {
   type RuntimeConfig,
 } from '#shared/page-data.ts'
 import { TOUCH_ICON } from '#shared/icons.ts'
+import { THEME_COLORS } from '#shared/theme.ts'
 
 type DocumentProps = {
   data: AppData
@@ -29,8 +30,15 @@ export function Document({ data, json, runtime, children }: DocumentProps) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light" />
-        <meta name="theme-color" content="#0d2a43" />
+        <meta name="color-scheme" content="light dark" />
+        {Object.entries(THEME_COLORS).map(([scheme, color]) => (
+          <meta
+            key={scheme}
+            name="theme-color"
+            content={color}
+            media={`(prefers-color-scheme: ${scheme})`}
+          />
+        ))}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="apple-touch-icon" href={TOUCH_ICON} />
         <link rel="manifest" href="/site.webmanifest" />

@@ -3,8 +3,10 @@
 // build. For looking at what a change did, and for comparing two builds pixel by pixel
 // (`--compare` with the folder of an earlier run).
 //
-// Options: --out DIR (default reports/screenshots), --pages /,/contact (unprefixed paths;
-// default: all), --compare DIR (report which screenshots differ from that folder's).
+// Options: --out DIR (default reports/screenshots, or reports/screenshots-MODE), --pages
+// /,/contact (unprefixed paths; default: all), --compare DIR (report which screenshots differ
+// from that folder's), --mode light|dark|forced (the colour scheme the browser asks for, or
+// forced colours as Windows high contrast sets them; default light).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -18,13 +20,28 @@ const VIEWPORTS = {
   mobile: { width: 375, height: 740 },
 } as const
 
+/** What each --mode asks of the browser context. */
+const MODES = {
+  light: { colorScheme: 'light' },
+  dark: { colorScheme: 'dark' },
+  forced: { colorScheme: 'dark', forcedColors: 'active' },
+} as const
+
 const { values: args } = parseArgs({
   options: {
-    out: { type: 'string', default: join(ROOT, 'reports', 'screenshots') },
+    out: { type: 'string' },
     pages: { type: 'string' },
     compare: { type: 'string' },
+    mode: { type: 'string', default: 'light' },
   },
 })
+if (!Object.hasOwn(MODES, args.mode)) {
+  console.error(`--mode must be one of ${Object.keys(MODES).join(', ')}, not "${args.mode}"`)
+  process.exit(2)
+}
+const mode = args.mode as keyof typeof MODES
+const out =
+  args.out ?? join(ROOT, 'reports', mode === 'light' ? 'screenshots' : `screenshots-${mode}`)
 
 const wanted = args.pages?.split(',').map((path) => path.trim())
 /** Every page of the table in every locale (or those asked for), then the 404 page. */
@@ -41,21 +58,21 @@ async function settle(page: Page) {
 }
 
 requireBuild()
-rmSync(args.out, { recursive: true, force: true })
-mkdirSync(args.out, { recursive: true })
+rmSync(out, { recursive: true, force: true })
+mkdirSync(out, { recursive: true })
 const { child, base } = await startProductionServer({ LOG_LEVEL: 'warn' })
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const different: string[] = []
 try {
   for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
-    const context = await browser.newContext({ viewport, reducedMotion: 'reduce' })
+    const context = await browser.newContext({ viewport, reducedMotion: 'reduce', ...MODES[mode] })
     const page = await context.newPage()
     for (const { path, name } of shots) {
       await page.goto(`${base}${path}`)
       await settle(page)
       const file = `${name}.${viewportName}.png`
       const shot = await page.screenshot({ fullPage: true, animations: 'disabled' })
-      const target = join(args.out, file)
+      const target = join(out, file)
       writeFileSync(target, shot)
       if (args.compare) {
         let before: Buffer | null = null
@@ -74,7 +91,7 @@ try {
   await stop(child)
   killAll()
 }
-console.log(`${shots.length * 2} screenshots in ${args.out}`)
+console.log(`${shots.length * 2} screenshots (${mode}) in ${out}`)
 if (args.compare) {
   console.log(
     different.length === 0

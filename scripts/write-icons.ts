@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Resvg } from '@resvg/resvg-js'
 import { ICONS, type IconSpec } from '#shared/icons.ts'
+import { THEME_COLORS } from '#shared/theme.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const out = join(ROOT, 'dist', 'client')
@@ -54,6 +55,7 @@ const base = JSON.parse(readFileSync(join(ROOT, 'public', 'site.webmanifest'), '
 }
 const manifest = {
   ...base,
+  theme_color: THEME_COLORS.light,
   icons: [
     ...base.icons,
     ...ICONS.filter((icon) => icon.inManifest).map((icon) => ({

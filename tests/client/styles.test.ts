@@ -156,6 +156,25 @@ describe('tokens', () => {
     },
   )
 
+  it(`the dark theme in ${TOKENS} redefines colour roles of the light one, and nothing else`, () => {
+    const tokens = source(TOKENS)
+    const start = tokens.indexOf('@media (prefers-color-scheme: dark)')
+    expect(start, 'a dark block').toBeGreaterThan(0)
+    const light = declarations(tokens.slice(0, start)).map(({ property }) => property)
+    const dark = declarations(tokens.slice(start, tokens.indexOf('}\n  }', start)))
+    const roles = dark.filter(({ property }) => property !== 'color-scheme')
+    expect(roles.length).toBeGreaterThan(10)
+    for (const { property } of roles) {
+      expect(property, 'a colour role').toMatch(/^--color-/)
+      expect(light, `${property} is a light role too`).toContain(property)
+    }
+    expect(dark).toContainEqual({ property: 'color-scheme', value: 'dark' })
+    expect(declarations(tokens.slice(0, start))).toContainEqual({
+      property: 'color-scheme',
+      value: 'light',
+    })
+  })
+
   it(`every custom media used is declared in ${MEDIA}, and every one declared is used`, () => {
     const declared = [...source(MEDIA).matchAll(/@custom-media\s+(--[\w-]+)/g)].map(
       ([, name]) => name,

@@ -62,6 +62,74 @@ for (const { locale, path, hasSubject } of FORMS) {
   })
 }
 
+test('keyboard only: skip link, errors, a correction, then success (/de/contact)', async ({
+  page,
+}) => {
+  await page.goto('/de/contact')
+  await waitForHydration(page)
+  const form = page.locator('form.contact-form')
+  const focused = () =>
+    page.evaluate(() => {
+      const element = document.activeElement
+      return {
+        name: element?.getAttribute('name') ?? '',
+        tag: element?.tagName.toLowerCase() ?? '',
+        type: element?.getAttribute('type') ?? '',
+      }
+    })
+  /** Tabs forward until the control named `name` (or the submit button) has focus. */
+  async function tabTo(target: string) {
+    for (let step = 0; step < 80; step++) {
+      const now = await focused()
+      if (now.name === target || (target === 'submit' && now.type === 'submit')) return
+      await page.keyboard.press('Tab')
+    }
+    throw new Error(`${target} never received focus by Tab`)
+  }
+
+  // The skip link first, then into the main content and on to the form.
+  await page.keyboard.press('Tab')
+  await expect(page.locator('.skip-link')).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.locator('main#main')).toBeFocused()
+  await tabTo('submit')
+  await page.keyboard.press('Enter')
+  // The errors: focus on the first field in error, its message tied to it.
+  const name = form.getByLabel(label('de', 'name'))
+  await expect(name).toBeFocused()
+  await expect(name).toHaveAttribute('aria-invalid', 'true')
+  await expect(form.locator('.field-error').first()).toHaveText(
+    String(get(texts('de', 'common'), 'form.errors.required')),
+  )
+
+  // Filled in by keyboard alone, with a mistake in the address.
+  await page.keyboard.type('Ada Lovelace')
+  await tabTo('email')
+  await page.keyboard.type('ada@example')
+  await tabTo('service')
+  await page.keyboard.press('ArrowDown')
+  await expect(form.getByLabel(label('de', 'service'))).not.toHaveValue('')
+  await tabTo('subject')
+  await page.keyboard.type('Lagersoftware')
+  await tabTo('message')
+  await page.keyboard.type('Wir möchten unsere Lagersoftware in diesem Jahr modernisieren.')
+  await tabTo('submit')
+  await page.keyboard.press('Enter')
+  const email = form.getByLabel(label('de', 'email'))
+  await expect(email).toBeFocused()
+  await expect(email).toHaveAttribute('aria-invalid', 'true')
+  await expect(page.locator(`[id="${await email.getAttribute('aria-describedby')}"]`)).toHaveText(
+    String(get(texts('de', 'common'), 'form.errors.invalidEmail')),
+  )
+
+  // The correction, then Enter in the field sends the form.
+  await page.keyboard.press('End')
+  await page.keyboard.type('.de')
+  await page.keyboard.press('Enter')
+  await expect(form.getByRole('status')).toHaveText(SUCCESS.de)
+  await expect(form.locator('.field-error')).toHaveCount(0)
+})
+
 test.describe('when the server cannot store messages', () => {
   test.use({ baseURL: FAILING })
 

@@ -1,10 +1,17 @@
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
-import { expect, expectNoAxeViolations, test, waitForHydration } from './fixtures.ts'
+import {
+  expect,
+  expectNoAxeViolations,
+  expectNoHtmlcsErrors,
+  test,
+  waitForHydration,
+} from './fixtures.ts'
 
 // The whole site in Chromium: all 48 pages (16 routes × 3 locales). Each must hydrate with
 // zero console errors and zero off-origin requests (the fixtures fail the test otherwise),
-// load every subresource, pass axe-core, have one h1, and every internal link it shows must
-// answer 200 itself (no redirect, no 404).
+// load every subresource, pass axe-core and HTML_CodeSniffer (WCAG2AA) in the light and the
+// dark theme, have one h1, and every internal link it shows must answer 200 itself (no
+// redirect, no 404).
 
 /** Links checked once per worker: the header and footer repeat on every page. */
 const checkedLinks = new Map<string, number>()
@@ -25,6 +32,14 @@ for (const { path } of LOCALIZED_PAGES) {
     await waitForHydration(page)
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
     await expectNoAxeViolations(page)
+    await expectNoHtmlcsErrors(page)
+    // The dark theme is the same page with other colours: both engines again, contrast first.
+    await page.emulateMedia({ colorScheme: 'dark' })
+    // Buttons fade their colours (160 ms): judge the colours they end at.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
+    await expectNoAxeViolations(page)
+    await expectNoHtmlcsErrors(page)
+    await page.emulateMedia({ colorScheme: 'light' })
 
     const hrefs = await page
       .locator('a[href]')

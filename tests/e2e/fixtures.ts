@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Page } from '@playwright/test'
 
@@ -66,6 +68,45 @@ export async function expectNoAxeViolations(page: Page) {
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([])
+}
+
+/** HTML_CodeSniffer as pa11y runs it (pa11y's maintained build), a rule set of its own. */
+const HTMLCS_SOURCE = readFileSync(
+  createRequire(import.meta.url).resolve('@pa11y/html_codesniffer/build/HTMLCS.js'),
+  'utf8',
+)
+
+/**
+ * HTML_CodeSniffer's WCAG 2 AA sniffs on the current page, a second engine beside axe: its
+ * errors must be none. Its warnings and notices are things for a person to judge (pa11y
+ * reports them only when asked) and are not counted. Evaluated through the DevTools protocol,
+ * which the page's CSP does not govern, so the site's CSP stays as it is.
+ */
+export async function expectNoHtmlcsErrors(page: Page) {
+  await page.evaluate(HTMLCS_SOURCE)
+  const errors = await page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        type Message = { type: number; code: string; msg: string; element: Element }
+        const htmlcs = (
+          window as unknown as {
+            HTMLCS: {
+              process: (standard: string, root: Document, done: () => void) => void
+              getMessages: () => Message[]
+            }
+          }
+        ).HTMLCS
+        htmlcs.process('WCAG2AA', document, () => {
+          resolve(
+            htmlcs
+              .getMessages()
+              .filter((message) => message.type === 1)
+              .map((message) => `${message.code}: ${message.element.outerHTML.slice(0, 160)}`),
+          )
+        })
+      }),
+  )
+  expect(errors, 'HTML_CodeSniffer WCAG2AA errors').toEqual([])
 }
 
 export { expect }

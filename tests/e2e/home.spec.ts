@@ -1,5 +1,11 @@
 import { get, texts } from '#tests/helpers/locales.ts'
-import { expect, expectNoAxeViolations, test, waitForHydration } from './fixtures.ts'
+import {
+  expect,
+  expectNoAxeViolations,
+  expectNoHtmlcsErrors,
+  test,
+  waitForHydration,
+} from './fixtures.ts'
 
 const HOME = [
   {
@@ -30,7 +36,18 @@ for (const { path, lang, heading, cta } of HOME) {
   })
 }
 
-test('the 404 page has no axe violations', async ({ page, problems }) => {
+test('the 404 page passes axe and HTML_CodeSniffer in every language', async ({
+  page,
+  problems,
+}) => {
+  for (const path of ['/gibt-es-nicht', '/pl/nie-ma']) {
+    await page.goto(path)
+    await waitForHydration(page)
+    await expectNoAxeViolations(page)
+    await expectNoHtmlcsErrors(page)
+    expect(problems).toEqual([expect.stringContaining('status of 404')])
+    problems.length = 0
+  }
   await page.goto('/de/gibt-es-nicht')
   await waitForHydration(page)
   // The browser reports the document's own 404 status; that is the point here.
@@ -38,6 +55,7 @@ test('the 404 page has no axe violations', async ({ page, problems }) => {
   problems.length = 0
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Seite nicht gefunden')
   await expectNoAxeViolations(page)
+  await expectNoHtmlcsErrors(page)
 })
 
 test('navigates between pages in the browser without reloading the document', async ({ page }) => {

@@ -4,19 +4,31 @@ import { join } from 'node:path'
 import { buildApp, type AppOverrides } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
 
+const errorLines = new WeakMap<object, string[]>()
+
 /**
- * The real application with test settings: silent logs and the production build in `dist/`
- * (`npm test` builds first). Close it after the suite.
+ * What the app logged at level error or above (a test app's only log lines): a failing test
+ * can show the server's side in its message, `expect(status, serverErrors(app)).toBe(…)`.
+ */
+export function serverErrors(app: object): string {
+  return (errorLines.get(app) ?? []).join('\n')
+}
+
+/**
+ * The real application with test settings: only errors logged, kept for `serverErrors`, and
+ * the production build in `dist/` (`npm test` builds first). Close it after the suite.
  */
 export async function buildTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}) {
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
     // Each app its own outbox, never the project's data folder.
     OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'modernwerk-outbox-')),
     ...env,
   })
-  const app = await buildApp(config, { logger: false, ...overrides })
+  const lines: string[] = []
+  const logger = { level: 'error', stream: { write: (line: string) => void lines.push(line) } }
+  const app = await buildApp(config, { logger, ...overrides })
+  errorLines.set(app, lines)
   await app.ready()
   return app
 }

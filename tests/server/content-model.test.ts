@@ -10,7 +10,7 @@ import { LOCALES, localizePath } from '#shared/locales.ts'
 import { PAGES, SCREENS, screenSource } from '#shared/pages.ts'
 import { SERVICES, serviceNamespace, servicePath } from '#shared/services.ts'
 import { slugFromName, TEAM, teamPath } from '#shared/team.ts'
-import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { buildTestApp, serverErrors } from '#tests/helpers/build-test-app.ts'
 import { get, html, texts } from '#tests/helpers/locales.ts'
 import { eventually, startSmtpServer } from '#tests/helpers/smtp.ts'
 
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 async function page(path: string): Promise<string> {
   const response = await app.inject({ method: 'GET', url: path })
-  expect(response.statusCode, path).toBe(200)
+  expect(response.statusCode, `${path}\n${serverErrors(app)}`).toBe(200)
   return response.body
 }
 
@@ -180,7 +180,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
       url: '/api/contact',
       payload: { ...rest, form: 'contact' },
     })
-    expect(response.statusCode).toBe(field.isRequired ? 400 : 202)
+    expect(response.statusCode, serverErrors(app)).toBe(field.isRequired ? 400 : 202)
     if (field.isRequired) {
       expect(response.json()).toEqual({ status: 'invalid', errors: expected })
     }
@@ -196,7 +196,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: post.toString(),
     })
-    expect(response.statusCode).toBe(400)
+    expect(response.statusCode, serverErrors(app)).toBe(400)
     const kept =
       field.kind === 'select'
         ? `<option value="${String(VALID[field.name])}" selected="">`
@@ -210,7 +210,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
       url: '/api/contact',
       payload: { ...VALID, form: 'contact', locale: 'de' },
     })
-    expect(response.statusCode).toBe(202)
+    expect(response.statusCode, serverErrors(app)).toBe(202)
     const { id } = response.json<{ id: string }>()
     const delivered = () => smtp.received.find(({ mail }) => mail.messageId?.includes(id))
     await eventually(() => delivered() !== undefined)
