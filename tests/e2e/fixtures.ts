@@ -63,7 +63,7 @@ export async function reportConnection(
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
 
 /** axe-core on the current page: the list of violations (with their targets) must be empty. */
-export async function expectNoAxeViolations(page: Page) {
+async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze()
   expect(
     results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
@@ -82,7 +82,7 @@ const HTMLCS_SOURCE = readFileSync(
  * reports them only when asked) and are not counted. Evaluated through the DevTools protocol,
  * which the page's CSP does not govern, so the site's CSP stays as it is.
  */
-export async function expectNoHtmlcsErrors(page: Page) {
+async function expectNoHtmlcsErrors(page: Page) {
   await page.evaluate(HTMLCS_SOURCE)
   const errors = await page.evaluate(
     () =>
@@ -107,6 +107,21 @@ export async function expectNoHtmlcsErrors(page: Page) {
       }),
   )
   expect(errors, 'HTML_CodeSniffer WCAG2AA errors').toEqual([])
+}
+
+/**
+ * Both engines on the current page in the light theme, then in the dark one (the same page
+ * with the other colour roles), back to light at the end.
+ */
+export async function expectAccessibleInBothThemes(page: Page) {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme })
+    // Buttons fade their colours (160 ms): judge the colours they end at.
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)))
+    await expectNoAxeViolations(page)
+    await expectNoHtmlcsErrors(page)
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
 }
 
 export { expect }

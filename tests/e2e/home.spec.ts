@@ -1,11 +1,5 @@
 import { get, texts } from '#tests/helpers/locales.ts'
-import {
-  expect,
-  expectNoAxeViolations,
-  expectNoHtmlcsErrors,
-  test,
-  waitForHydration,
-} from './fixtures.ts'
+import { expect, expectAccessibleInBothThemes, test, waitForHydration } from './fixtures.ts'
 
 const HOME = [
   {
@@ -36,15 +30,14 @@ for (const { path, lang, heading, cta } of HOME) {
   })
 }
 
-test('the 404 page passes axe and HTML_CodeSniffer in every language', async ({
+test('the 404 page passes axe and HTML_CodeSniffer in every language and both themes', async ({
   page,
   problems,
 }) => {
   for (const path of ['/gibt-es-nicht', '/pl/nie-ma']) {
     await page.goto(path)
     await waitForHydration(page)
-    await expectNoAxeViolations(page)
-    await expectNoHtmlcsErrors(page)
+    await expectAccessibleInBothThemes(page)
     expect(problems).toEqual([expect.stringContaining('status of 404')])
     problems.length = 0
   }
@@ -54,8 +47,7 @@ test('the 404 page passes axe and HTML_CodeSniffer in every language', async ({
   expect(problems).toEqual([expect.stringContaining('status of 404')])
   problems.length = 0
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Seite nicht gefunden')
-  await expectNoAxeViolations(page)
-  await expectNoHtmlcsErrors(page)
+  await expectAccessibleInBothThemes(page)
 })
 
 test('navigates between pages in the browser without reloading the document', async ({ page }) => {
