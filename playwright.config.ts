@@ -43,6 +43,10 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         OUTBOX_DIR: 'test-results/e2e-outbox',
         CONTACT_RATE_MAX: '1000',
+        // No overload guard: the browsers share the machine's two cores with this server, and
+        // a test is about what a page does, not about a busy machine
+        // (tests/server/plugins/overload.test.ts is).
+        MAX_EVENT_LOOP_DELAY_MS: '0',
       },
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -62,6 +66,7 @@ export default defineConfig({
         LOG_LEVEL: 'fatal',
         OUTBOX_DIR: '/dev/null/outbox',
         CONTACT_RATE_MAX: '2',
+        MAX_EVENT_LOOP_DELAY_MS: '0',
       },
       url: `http://127.0.0.1:${FAILING_PORT}/healthz`,
       reuseExistingServer: false,

@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import fastifyCompress from '@fastify/compress'
 import fastifyRateLimit from '@fastify/rate-limit'
-import underPressure from '@fastify/under-pressure'
 import Fastify, {
   LogController,
   type FastifyError,
@@ -23,6 +22,7 @@ import { Registry } from 'prom-client'
 import { contactDeliveryPlugin } from './plugins/contact-delivery.ts'
 import { PageCache } from './render/page-cache.ts'
 import { observabilityPlugin, requestId } from './plugins/observability.ts'
+import { overloadPlugin } from './plugins/overload.ts'
 import { contactRoutes } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
 import { clientErrorRoutes } from './routes/client-errors.ts'
@@ -189,10 +189,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     host: config.HOST,
   })
   // An overloaded process answers 503 with Retry-After instead of queueing without end.
-  await app.register(underPressure, {
-    maxEventLoopDelay: 1_000,
-    retryAfter: 10,
-    exposeStatusRoute: false,
+  await app.register(overloadPlugin, {
+    maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS ?? (isDevelopment ? 0 : 1_000),
   })
 
   app.decorate('runtimeConfig', {

@@ -75,6 +75,18 @@ export const ConfigSchema = z.object({
   RENDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** A request (body included) must be complete within this; the ingress's is longer. */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(500).max(300_000).default(30_000),
+  /**
+   * Mean event-loop delay (ms) above which the process refuses requests with 503 and its
+   * readiness probe fails; 0 turns the guard off. Unset: 1000 in production, off in
+   * development (Vite's first transforms block the loop for seconds).
+   */
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce
+    .number()
+    .int()
+    .refine((value) => value === 0 || (value >= 100 && value <= 60_000), {
+      error: 'must be 0 (off) or between 100 and 60000 milliseconds',
+    })
+    .optional(),
   /** `Strict-Transport-Security` max-age in seconds; 0 turns the header off. */
   HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
   /** IPs/CIDRs allowed to read `/metrics` (e.g. the cluster network); unset: everyone. */

@@ -179,7 +179,8 @@ export const ContactAnswerSchemas = {
     ),
   }),
   429: z.object({ status: z.literal('rateLimited'), retryAfterSeconds: z.number() }),
-  503: z.object({ status: z.literal('error') }),
+  /** The outbox could not take the message, or the process is overloaded: try again later. */
+  503: z.object({ status: z.literal('error'), retryAfterSeconds: z.optional(z.number()) }),
 }
 
 /** An answer of `POST /api/contact` (JSON). */

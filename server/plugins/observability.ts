@@ -4,6 +4,7 @@ import type { FastifyRequest, RawRequestDefaultExpression } from 'fastify'
 import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client'
 import { addressMatcher, shortenIp } from '../services/ip-addresses.ts'
+import { ANSWERS_UNDER_PRESSURE } from './overload.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,7 +100,7 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
 
     const isAllowed = metricsAllow ? addressMatcher(metricsAllow) : () => true
     if (metricsPort === undefined) {
-      app.get('/metrics', async (request, reply) => {
+      app.get('/metrics', ANSWERS_UNDER_PRESSURE, async (request, reply) => {
         if (!isAllowed(request.ip)) return reply.callNotFound()
         reply.type(registry.contentType).header('Cache-Control', 'no-store')
         return registry.metrics()

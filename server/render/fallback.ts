@@ -3,23 +3,48 @@ import type { LocaleTexts } from '#shared/translator.ts'
 import type { Translate } from '#shared/page-texts.ts'
 import { localizePath } from '#shared/locales.ts'
 
+type FallbackPage =
+  | { status: 404; path: string }
+  | { status: 500 }
+  /** Made once at start, sent while the process is overloaded: the same for every path. */
+  | { status: 503 }
+
+/** The page's title, message and button: where the button leads and what it says. */
+function fallbackTexts(page: FallbackPage, t: Translate, locale: LocaleTexts['locale']) {
+  switch (page.status) {
+    case 404:
+      return {
+        title: t('errors.notFoundTitle'),
+        message: t('errors.notFoundMessage', { path: page.path }),
+        action: { href: localizePath(locale, '/'), label: t('errors.backHome') },
+      }
+    case 500:
+      return {
+        title: t('errors.serverErrorTitle'),
+        message: t('errors.serverErrorMessage'),
+        action: { href: localizePath(locale, '/'), label: t('errors.backHome') },
+      }
+    case 503:
+      // An empty href is the address the visitor asked for: "try again" loads it anew.
+      return {
+        title: t('errors.unavailableTitle'),
+        message: t('errors.unavailableMessage'),
+        action: { href: '', label: t('errors.tryAgain') },
+      }
+  }
+}
+
 /**
- * A self-contained error document for when React itself cannot render (or for methods the
- * page router does not serve): localized, styled by the site's stylesheet, no internals.
+ * A self-contained error document for when React itself cannot render, for methods the page
+ * router does not serve, and for an overloaded process: localized, styled by the site's
+ * stylesheet (if the browser has it or can get it), no internals.
  */
-export function fallbackErrorHtml(options: {
-  texts: LocaleTexts
-  status: 404 | 500
-  path: string
-  styles: readonly string[]
-}): string {
+export function fallbackErrorHtml(
+  options: FallbackPage & { texts: LocaleTexts; styles: readonly string[] },
+): string {
   const { locale } = options.texts
   const t = options.texts.lookup('common') as Translate
-  const isNotFound = options.status === 404
-  const title = isNotFound ? t('errors.notFoundTitle') : t('errors.serverErrorTitle')
-  const message = isNotFound
-    ? t('errors.notFoundMessage', { path: options.path })
-    : t('errors.serverErrorMessage')
+  const { title, message, action } = fallbackTexts(options, t, locale)
   const styles = options.styles
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
     .join('')
@@ -29,7 +54,7 @@ export function fallbackErrorHtml(options: {
     `<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>${styles}</head>` +
     `<body><main id="main" class="error-page container"><p class="error-code">${options.status}</p>` +
     `<h1>${escapeHtml(title)}</h1><p class="error-message">${escapeHtml(message)}</p>` +
-    `<p><a class="button button-primary" href="${localizePath(locale, '/')}">` +
-    `${escapeHtml(t('errors.backHome'))}</a></p></main></body></html>`
+    `<p><a class="button button-primary" href="${escapeHtml(action.href)}">` +
+    `${escapeHtml(action.label)}</a></p></main></body></html>`
   )
 }

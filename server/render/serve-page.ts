@@ -88,7 +88,13 @@ export function serveErrorPage(
       compressForClient(
         reply,
         request.headers['accept-encoding'],
-        Buffer.from(fallbackErrorHtml({ texts: app.texts[locale], status, path, styles })),
+        Buffer.from(
+          fallbackErrorHtml({
+            texts: app.texts[locale],
+            styles,
+            ...(status === 404 ? { status, path } : { status }),
+          }),
+        ),
       ),
     )
 }

@@ -70,17 +70,38 @@ if ! podman image exists "$SINK_IMAGE"; then
     --build-arg BASE_IMAGE="$BASE_IMAGE" -t "$SINK_IMAGE" "$here/smtp-sink" >/dev/null
 fi
 
-socket="$CONTAINERS_WORK/podman.sock"
-if ! curl -fsS --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; then
+# The API service: the caller's, if DOCKER_HOST already answers (a script sourced this from
+# .ci/run), else one of its own on a socket named after this shell. Only the service this shell
+# started is ended by containers_engine_stop (by its process id, never by name: other
+# services on the machine are not ours).
+CONTAINERS_SERVICE_PID=${CONTAINERS_SERVICE_PID:-}
+socket=${DOCKER_HOST#unix://}
+if [[ -z ${DOCKER_HOST:-} || $socket == "$DOCKER_HOST" ]] ||
+  ! curl -fsS --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; then
+  socket="$CONTAINERS_WORK/podman-$$.sock"
   rm -f "$socket"
-  podman system service --time=0 "unix://$socket" >"$CONTAINERS_WORK/service.log" 2>&1 &
+  podman system service --time=0 "unix://$socket" >"$CONTAINERS_WORK/service-$$.log" 2>&1 &
+  CONTAINERS_SERVICE_PID=$!
   for _ in $(seq 1 50); do
     curl -fsS --unix-socket "$socket" http://d/_ping >/dev/null 2>&1 && break
     sleep 0.1
   done
 fi
 
+# Ends the API service this shell started (if it started one) and what its tests left.
+containers_engine_stop() {
+  [[ -n $CONTAINERS_SERVICE_PID ]] || return 0
+  podman ps -aq --filter "label=modernwerk.containers-run=$CONTAINERS_RUN" |
+    xargs -r podman rm -f >/dev/null 2>&1 || true
+  kill "$CONTAINERS_SERVICE_PID" 2>/dev/null || true
+  wait "$CONTAINERS_SERVICE_PID" 2>/dev/null || true
+  rm -f "$socket"
+  CONTAINERS_SERVICE_PID=
+}
+
 export DOCKER_HOST="unix://$socket"
+# A label the tests put on their containers, so a cleanup removes this run's and no other's.
+export CONTAINERS_RUN=${CONTAINERS_RUN:-$$}
 export TESTCONTAINERS_RYUK_DISABLED=true
 export TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
 export TEST_SMTP_SINK_IMAGE="$SINK_IMAGE"

@@ -335,6 +335,7 @@ describe.skipIf(!binary)('the dashboard and the rules read only metrics the app 
         'contact_delivery_configured',
         'contact_queue_jobs',
         'render_errors_total',
+        'http_overload_refusals_total',
         'app_build_info',
       ]),
     )

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
+import { ConfigSchema, loadConfig } from '#server/config.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -201,6 +202,16 @@ describe.skipIf(!binary)('Helm chart', () => {
         expect(value).toBeLessThan(65_536)
       }
     }
+  })
+
+  it.each(VALUE_SETS)('%s: the ConfigMap holds variables the app knows, valid', (valueSet) => {
+    const { data } = find(render(valueSet), 'ConfigMap', FULLNAME) as Manifest & {
+      data?: Record<string, string>
+    }
+    const known = Object.keys(ConfigSchema.shape)
+    for (const name of Object.keys(data ?? {})) expect(known, name).toContain(name)
+    // The variables the Deployment sets beside them are the chart's own (port, outbox, …).
+    expect(() => loadConfig({ ...data, PORT: '3000', METRICS_PORT: '9090' })).not.toThrow()
   })
 
   it.each(readdirSync(join(CHART, 'ci', 'invalid')).filter((name) => name.endsWith('.yaml')))(

@@ -7,6 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=../containers/engine.sh
 source tests/containers/engine.sh
+# Run alone, this script started the API service: end it at exit (from .ci/run, .ci/run does).
+trap containers_engine_stop EXIT
 
 IMAGE=${IMAGE:-localhost/modernwerk-web:ci}
 PORT=${IMAGE_CHECK_PORT:-18500}

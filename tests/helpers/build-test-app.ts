@@ -17,12 +17,17 @@ export function serverErrors(app: object): string {
 /**
  * The real application with test settings: only errors logged, kept for `serverErrors`, and
  * the production build in `dist/` (`npm test` builds first). Close it after the suite.
+ *
+ * The overload guard is off unless a test sets `MAX_EVENT_LOOP_DELAY_MS`: a test's own
+ * synchronous work (parsing pages, loops over the tables) runs on the app's event loop and,
+ * on a machine shared with other workers and browsers, can hold it for over a second.
  */
 export async function buildTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}) {
   const config = loadConfig({
     NODE_ENV: 'test',
     // Each app its own outbox, never the project's data folder.
     OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'modernwerk-outbox-')),
+    MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   })
   const lines: string[] = []

@@ -47,6 +47,9 @@ export async function startCluster(options: {
         PORT: String(port),
         LOG_LEVEL: 'warn',
         OUTBOX_DIR: outbox,
+        // Several processes, nginx and Redis share two cores: no replica may refuse a test's
+        // request as overloaded (tests/server/plugins/overload.test.ts tests the guard).
+        MAX_EVENT_LOOP_DELAY_MS: '0',
         ...options.env,
         ...env,
       },

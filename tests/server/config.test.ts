@@ -36,9 +36,19 @@ describe('loadConfig', () => {
     ['METRICS_ALLOW', 'fd00::/200'],
     ['METRICS_PORT', '3000'],
     ['METRICS_PORT', '0'],
+    ['MAX_EVENT_LOOP_DELAY_MS', '50'],
+    ['MAX_EVENT_LOOP_DELAY_MS', '-1'],
+    ['MAX_EVENT_LOOP_DELAY_MS', '1.5'],
+    ['MAX_EVENT_LOOP_DELAY_MS', 'fast'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`))
+  })
+
+  it('reads MAX_EVENT_LOOP_DELAY_MS: 0 switches the overload guard off, unset leaves the default', () => {
+    expect(loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '0' }).MAX_EVENT_LOOP_DELAY_MS).toBe(0)
+    expect(loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '250' }).MAX_EVENT_LOOP_DELAY_MS).toBe(250)
+    expect(loadConfig({}).MAX_EVENT_LOOP_DELAY_MS).toBeUndefined()
   })
 
   it('reads TRUST_PROXY as a hop count or an address list', () => {

@@ -25,7 +25,11 @@ describe.skipIf(!hasEngine)('delivery to a containerised mail catcher', () => {
   let api = ''
 
   beforeAll(async () => {
-    container = await new GenericContainer(image ?? '').withExposedPorts(1025, 8025).start()
+    container = await new GenericContainer(image ?? '')
+      .withExposedPorts(1025, 8025)
+      // What a cleanup of this run removes if the suite dies first (tests/containers/engine.sh).
+      .withLabels({ 'modernwerk.containers-run': process.env.CONTAINERS_RUN ?? 'local' })
+      .start()
     const host = container.getHost()
     api = `http://${host}:${container.getMappedPort(8025)}/messages`
     app = await buildTestApp(

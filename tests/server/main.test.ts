@@ -8,7 +8,15 @@ const MAIN = join(import.meta.dirname, '..', '..', 'server', 'main.ts')
 
 function start(env: Record<string, string>) {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
+    // The overload guard off: the shutdown test loads the process on a machine shared with
+    // other test workers (tests/server/plugins/overload.test.ts tests the guard).
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      MAX_EVENT_LOOP_DELAY_MS: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
