@@ -9,6 +9,10 @@ const FAILING_PORT = Number(process.env.E2E_FAILING_PORT ?? 18302)
 export default defineConfig({
   testDir: './tests/e2e',
   timeout: 30_000,
+  // Web-first assertions and `expect.poll` wait up to 15 s instead of 5 s: they return as soon
+  // as the condition holds, so this costs nothing on an idle machine, and on a busy one (CI's
+  // two cores shared with other jobs) a slow hydration does not fail a test.
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: process.env.CI ? 1 : 2,
   forbidOnly: !!process.env.CI,

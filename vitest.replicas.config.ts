@@ -8,6 +8,8 @@ export default defineConfig({
     environment: 'node',
     fileParallelism: false,
     testTimeout: 180_000,
-    hookTimeout: 60_000,
+    // Set-up starts Redis, three app processes one after the other and nginx: on a machine
+    // shared with other jobs each start can take many seconds.
+    hookTimeout: 180_000,
   },
 })

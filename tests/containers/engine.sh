@@ -75,14 +75,16 @@ fi
 # started is ended by containers_engine_stop (by its process id, never by name: other
 # services on the machine are not ours).
 CONTAINERS_SERVICE_PID=${CONTAINERS_SERVICE_PID:-}
-socket=${DOCKER_HOST#unix://}
+socket=${DOCKER_HOST:-}
+socket=${socket#unix://}
 if [[ -z ${DOCKER_HOST:-} || $socket == "$DOCKER_HOST" ]] ||
   ! curl -fsS --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; then
   socket="$CONTAINERS_WORK/podman-$$.sock"
   rm -f "$socket"
   podman system service --time=0 "unix://$socket" >"$CONTAINERS_WORK/service-$$.log" 2>&1 &
   CONTAINERS_SERVICE_PID=$!
-  for _ in $(seq 1 50); do
+  # Up in well under a second here; up to 30 s for a machine busy with other jobs.
+  for _ in $(seq 1 300); do
     curl -fsS --unix-socket "$socket" http://d/_ping >/dev/null 2>&1 && break
     sleep 0.1
   done

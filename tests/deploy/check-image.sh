@@ -44,23 +44,25 @@ podman run -d --name "$NAME" --network host \
   --read-only --tmpfs /tmp:rw,size=64m,mode=1777 --tmpfs /data/outbox:rw,size=16m,mode=1777 \
   --user 1000:1000 --cap-drop=ALL --security-opt no-new-privileges "$IMAGE" >/dev/null
 
-for _ in $(seq 1 100); do
+# Generous bounds (a minute to start, 30 s an answer): they end as soon as the app answers,
+# and a machine busy with other jobs must not fail the check by being slow.
+for _ in $(seq 1 300); do
   curl -fsS -m 2 "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break
   [[ $(podman inspect -f '{{.State.Running}}' "$NAME") == true ]] || fail "the container stopped"
   sleep 0.2
 done
-curl -fsS -m 5 "http://127.0.0.1:$PORT/readyz" | grep -q '"ready"' || fail "/readyz is not ready"
-curl -fsS -m 5 "http://127.0.0.1:$PORT/de" | grep -q '<html lang="de"' || fail "no German home page"
-code=$(curl -s -o /dev/null -w '%{http_code}' -m 5 -H 'Content-Type: application/json' \
+curl -fsS -m 30 "http://127.0.0.1:$PORT/readyz" | grep -q '"ready"' || fail "/readyz is not ready"
+curl -fsS -m 30 "http://127.0.0.1:$PORT/de" | grep -q '<html lang="de"' || fail "no German home page"
+code=$(curl -s -o /dev/null -w '%{http_code}' -m 30 -H 'Content-Type: application/json' \
   -d '{"name":"Ada Lovelace","email":"ada@example.com","service":"cloud","message":"A message stored in the outbox volume."}' \
   "http://127.0.0.1:$PORT/api/contact")
 [[ $code == 202 ]] || fail "contact message not accepted into the outbox volume ($code)"
-curl -fsS -m 5 "http://127.0.0.1:$PORT/assets/previous-Check123.js" | grep -q 'still served' ||
+curl -fsS -m 30 "http://127.0.0.1:$PORT/assets/previous-Check123.js" | grep -q 'still served' ||
   fail "the previous release's chunk is not served"
-curl -fsS -m 5 "http://127.0.0.1:$PORT/assets/builds/meta/0123456789ab.json" | grep -q '"id":"0123456789ab"' ||
+curl -fsS -m 30 "http://127.0.0.1:$PORT/assets/builds/meta/0123456789ab.json" | grep -q '"id":"0123456789ab"' ||
   fail "the previous release's build meta is not served"
-own_asset=$(curl -fsS -m 5 "http://127.0.0.1:$PORT/" | grep -o '/assets/entry-client-[A-Za-z0-9_-]*\.js' | head -n 1)
-curl -fsS -m 5 -o /dev/null "http://127.0.0.1:$PORT$own_asset" || fail "own entry chunk $own_asset not served"
+own_asset=$(curl -fsS -m 30 "http://127.0.0.1:$PORT/" | grep -o '/assets/entry-client-[A-Za-z0-9_-]*\.js' | head -n 1)
+curl -fsS -m 30 -o /dev/null "http://127.0.0.1:$PORT$own_asset" || fail "own entry chunk $own_asset not served"
 [[ $(podman top "$NAME" user | tail -n +2 | sort -u) != root ]] || fail "the process runs as root"
 
 podman stop -t 10 "$NAME" >/dev/null
@@ -86,7 +88,7 @@ kube="$CONTAINERS_WORK/kube-play.yaml"
   sed -E "s/^( *)containerPort: *3000$/&\n\1hostPort: $PORT\n\1hostIP: 127.0.0.1/" >"$kube"
 podman kube play "$kube" >/dev/null 2>"$CONTAINERS_WORK/kube-play.log" || { cat "$CONTAINERS_WORK/kube-play.log" >&2; exit 1; }
 ok=0
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
   if curl -fsS -m 2 "http://127.0.0.1:$PORT/readyz" 2>/dev/null | grep -q '"ready"'; then ok=1; break; fi
   sleep 0.2
 done

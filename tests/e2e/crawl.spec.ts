@@ -7,6 +7,10 @@ import { expect, expectAccessibleInBothThemes, test, waitForHydration } from './
 // dark theme, have one h1, and every internal link it shows must answer 200 itself (no
 // redirect, no 404).
 
+// About 13 s a page on an idle machine (both engines in both themes, then its links): a
+// busy one (CI's two cores shared with other jobs) needs more than the 30 s default.
+test.describe.configure({ timeout: 90_000 })
+
 /** Links checked once per worker: the header and footer repeat on every page. */
 const checkedLinks = new Map<string, number>()
 

@@ -15,8 +15,13 @@ let dir = ''
 let devServer: ChildProcess | undefined
 let output = ''
 
-async function waitFor(url: string) {
-  for (let attempt = 0; attempt < 150; attempt++) {
+/**
+ * Until `url` answers. A deadline, not a count of tries, and a generous one: `npm run dev`
+ * starts Vite too, which on a machine shared with other jobs takes many seconds.
+ */
+async function waitFor(url: string, timeoutMs = 90_000) {
+  const started = Date.now()
+  while (Date.now() - started < timeoutMs) {
     try {
       if ((await fetch(url)).ok) return
     } catch {
@@ -24,8 +29,12 @@ async function waitFor(url: string) {
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  throw new Error(`${url} did not answer:\n${output}`)
+  throw new Error(`${url} did not answer within ${timeoutMs} ms:\n${output}`)
 }
+
+/** How long an edit may take to reach the page or the server: Vite's watcher and transforms,
+ * or Node's restart, are slower on a busy machine (an update comes in under a second here). */
+const AFTER_EDIT = { timeout: 30_000 }
 
 /** Replace text in a file of the copy; returns a function that puts the original back. */
 function edit(path: string, from: string, to: string) {
@@ -37,10 +46,11 @@ function edit(path: string, from: string, to: string) {
 }
 
 test.describe('development mode', () => {
-  test.describe.configure({ mode: 'serial', timeout: 60_000 })
+  test.describe.configure({ mode: 'serial', timeout: 90_000 })
   test.use({ baseURL: origin })
 
   test.beforeAll(async () => {
+    test.setTimeout(120_000) // a copy of the tree, then the dev server's start
     dir = copySources('modernwerk-dev-')
     devServer = spawn('npm', ['run', 'dev'], {
       cwd: dir,
@@ -73,7 +83,7 @@ test.describe('development mode', () => {
       "<p>{t('footer.about')}</p>",
       "<p>{t('footer.about')} Frisch bearbeitet.</p>",
     )
-    await expect(page.locator('.footer-brand p')).toContainText('Frisch bearbeitet.')
+    await expect(page.locator('.footer-brand p')).toContainText('Frisch bearbeitet.', AFTER_EDIT)
     expect(await marker()).toBe('no reload')
 
     edit(
@@ -81,7 +91,11 @@ test.describe('development mode', () => {
       '.footer-brand p {\n',
       '.footer-brand p {\n  text-transform: uppercase;\n',
     )
-    await expect(page.locator('.footer-brand p')).toHaveCSS('text-transform', 'uppercase')
+    await expect(page.locator('.footer-brand p')).toHaveCSS(
+      'text-transform',
+      'uppercase',
+      AFTER_EDIT,
+    )
     expect(await marker()).toBe('no reload')
 
     edit(
@@ -89,7 +103,10 @@ test.describe('development mode', () => {
       '"title": "Moderne IT, die für Ihr Unternehmen arbeitet – nicht umgekehrt"',
       '"title": "Moderne IT, sofort sichtbar"',
     )
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Moderne IT, sofort sichtbar')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Moderne IT, sofort sichtbar',
+      AFTER_EDIT,
+    )
     expect(await marker()).toBe('no reload')
 
     const html = await (await fetch(`${origin}/de`)).text()
@@ -107,9 +124,7 @@ test.describe('development mode', () => {
       "  const { t } = useTranslation('home')\n  if (t('hero.title')) throw new Error('Kaputt im Test')",
     )
     // Vite's watcher sees the edit a moment later (longer on a busy machine).
-    await expect
-      .poll(async () => (await fetch(`${origin}/de`)).status, { timeout: 15_000 })
-      .toBe(500)
+    await expect.poll(async () => (await fetch(`${origin}/de`)).status, AFTER_EDIT).toBe(500)
     const response = await page.goto('/de')
     expect(response?.status()).toBe(500)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Interner Serverfehler')
@@ -124,7 +139,7 @@ test.describe('development mode', () => {
     await waitForHydration(page)
     const restore = edit('locales/pl/home.json', '"meta": {', '"meta": {{')
     const overlay = page.locator('vite-error-overlay')
-    await expect(overlay).toContainText('locales/pl/home.json')
+    await expect(overlay).toContainText('locales/pl/home.json', AFTER_EDIT)
     await expect(overlay).toContainText(/line 2 column \d+/)
     expect(output).toContain('locales/pl/home.json')
     restore()
@@ -140,7 +155,7 @@ test.describe('development mode', () => {
       ;(window as unknown as { marker: string }).marker = 'before restart'
     })
     // Vite's client notices the lost socket and reloads the page once the server is back.
-    const reloaded = page.waitForEvent('load', { timeout: 15_000 })
+    const reloaded = page.waitForEvent('load', AFTER_EDIT)
     const started = performance.now()
     edit('server/routes/seo.ts', 'Disallow: /api/', 'Disallow: /api/\\nDisallow: /edited/')
     await expect
@@ -150,7 +165,7 @@ test.describe('development mode', () => {
         } catch {
           return false
         }
-      })
+      }, AFTER_EDIT)
       .toBe(true)
     console.log(`server restarted after ${Math.round(performance.now() - started)} ms`)
     await reloaded

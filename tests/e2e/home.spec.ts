@@ -34,6 +34,9 @@ test('the 404 page passes axe and HTML_CodeSniffer in every language and both th
   page,
   problems,
 }) => {
+  // Three pages through both engines in both themes: as long as a crawl test, and on a busy
+  // machine more than the 30 s default.
+  test.setTimeout(90_000)
   for (const path of ['/gibt-es-nicht', '/pl/nie-ma']) {
     await page.goto(path)
     await waitForHydration(page)

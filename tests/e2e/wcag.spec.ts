@@ -183,6 +183,9 @@ for (const { path, page: entry, locale } of ONE_PAGE_PER_LAYOUT) {
   test.describe(`${path} (${entry.screen})`, () => {
     // One page load; each check at its width (the page reflows as a window resized would).
     test('reflow at 320 px, text spacing, target size, focus not obscured', async ({ page }) => {
+      // Two page loads, three widths and up to 150 Tab stops, each a round trip to the page:
+      // on a busy machine more than the 30 s default.
+      test.setTimeout(60_000)
       await open(page, path, 320, 640)
       await test.step('reflows at 320 CSS px: no sideways scrolling, nothing cut off', async () => {
         expect(await cutOffContent(page)).toEqual([])
@@ -218,7 +221,8 @@ for (const { path, page: entry, locale } of ONE_PAGE_PER_LAYOUT) {
         // Hover what moves when motion is allowed: buttons, cards, menu links.
         for (const selector of ['main .button', 'main .service-card', '.site-nav a']) {
           const target = page.locator(selector).first()
-          if (await target.isVisible()) await target.hover({ timeout: 5000 })
+          // Hovering waits for the target to be stable: generous for a busy machine.
+          if (await target.isVisible()) await target.hover({ timeout: 15_000 })
         }
         const moving = await page.evaluate(() => {
           const seconds = (value: string) =>

@@ -80,12 +80,3 @@ export async function startSmtpServer(port = 0) {
     isHolding: () => isHolding,
   }
 }
-
-/** Wait until `check` holds (polling), or fail after `timeoutMs`. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000) {
-  const started = Date.now()
-  while (!(await check())) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not reached in time')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}

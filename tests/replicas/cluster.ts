@@ -126,8 +126,19 @@ ${options.balance === 'client-hash' ? '    hash $binary_remote_addr consistent;\
   }
 }
 
-async function waitForReady(url: string, child: ChildProcess, output: () => string) {
-  for (let attempt = 0; attempt < 300; attempt++) {
+/**
+ * Until `url` answers 200. A deadline, not a count of tries (each try takes longer on a busy
+ * machine), and a generous one: an instance starts in a second or two, but several of them,
+ * nginx and Redis share CI's two cores with whatever else runs there.
+ */
+async function waitForReady(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs = 60_000,
+) {
+  const started = Date.now()
+  while (Date.now() - started < timeoutMs) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited\n${output()}`)
     try {
       const response = await fetch(url)
@@ -138,5 +149,5 @@ async function waitForReady(url: string, child: ChildProcess, output: () => stri
     }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw new Error(`${url} was not ready within 15 s\n${output()}`)
+  throw new Error(`${url} was not ready within ${timeoutMs} ms\n${output()}`)
 }

@@ -40,14 +40,15 @@ describe.skipIf(!hasEngine)('delivery to a containerised mail catcher', () => {
       },
       { deliveryPollMs: 100, firstRetryMs: 100 },
     )
-  }, 60_000)
+    // A container's start (and its ports' readiness) slows down most on a busy machine.
+  }, 120_000)
 
   afterAll(async () => {
     await app.close()
     await container.stop()
   })
 
-  it('delivers a German message with the right headers', async () => {
+  it('delivers a German message with the right headers', { timeout: 60_000 }, async () => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
@@ -63,7 +64,8 @@ describe.skipIf(!hasEngine)('delivery to a containerised mail catcher', () => {
     expect(response.statusCode).toBe(202)
     let caught: Caught[] = []
     const started = Date.now()
-    while (caught.length === 0 && Date.now() - started < 15_000) {
+    // Returns at the first message; the bound is for a machine busy with other jobs.
+    while (caught.length === 0 && Date.now() - started < 30_000) {
       await new Promise((resolve) => setTimeout(resolve, 100))
       caught = (await (await fetch(api)).json()) as Caught[]
     }

@@ -12,7 +12,8 @@ import { SERVICES, serviceNamespace, servicePath } from '#shared/services.ts'
 import { slugFromName, TEAM, teamPath } from '#shared/team.ts'
 import { buildTestApp, serverErrors } from '#tests/helpers/build-test-app.ts'
 import { get, html, texts } from '#tests/helpers/locales.ts'
-import { eventually, startSmtpServer } from '#tests/helpers/smtp.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
+import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 // The tables in shared/ are the only place a service, a team member, a page or a contact
 // field is declared. These tests walk them, so an entry that is only half added (no texts in

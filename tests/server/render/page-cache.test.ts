@@ -1,7 +1,9 @@
 import { brotliDecompressSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
+import { currentYear } from '#server/render/page-cache.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
 
 let app: FastifyInstance | undefined
 afterEach(async () => {
@@ -26,11 +28,23 @@ async function countingApp() {
   return { app, renders: () => renders }
 }
 
+/**
+ * The cache fills in the background once a response's stream ended (and compresses after
+ * that): wait until it holds the page with both compressed forms, not for a fixed time that a
+ * busy machine may overrun.
+ */
+async function cachedWithEncodings(app: FastifyInstance, path: string) {
+  await eventually(() => {
+    const page = app.pageCache.get(path, currentYear())
+    return page?.br !== undefined && page.gzip !== undefined
+  })
+}
+
 describe('page cache', () => {
   it('renders a page once and serves the same bytes again, compressed when asked', async () => {
     const { app, renders } = await countingApp()
     const first = await app.inject({ method: 'GET', url: '/de/about' })
-    await new Promise((resolve) => setTimeout(resolve, 300)) // stored after the stream ended
+    await cachedWithEncodings(app, '/de/about')
     const second = await app.inject({ method: 'GET', url: '/de/about' })
     expect(second.statusCode).toBe(200)
     expect(second.body).toBe(first.body)
@@ -51,7 +65,7 @@ describe('page cache', () => {
   it('keeps the root page varying on language and cookie when served from memory', async () => {
     const { app, renders } = await countingApp()
     await app.inject({ method: 'GET', url: '/' })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    await cachedWithEncodings(app, '/')
     const cached = await app.inject({
       method: 'GET',
       url: '/',
@@ -100,7 +114,8 @@ describe('page cache', () => {
     const first = await app.inject({ method: 'GET', url: '/de/no-such-page' })
     expect(first.statusCode).toBe(404)
     expect(first.body).toContain('/de/no-such-page')
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Kept as the locale's template once the stream ended.
+    await eventually(() => app.pageCache.notFound('de', currentYear()) !== undefined)
 
     const second = await app.inject({ method: 'GET', url: '/de/another/missing-page.html' })
     expect(renders()).toBe(1)

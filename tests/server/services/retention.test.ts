@@ -19,7 +19,8 @@ import {
   REDIS_SERVER,
   startRedis,
 } from '#tests/helpers/redis.ts'
-import { eventually, startSmtpServer } from '#tests/helpers/smtp.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
+import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 const DAY_MS = 86_400_000
 const ROOT = join(import.meta.dirname, '../../..')
@@ -179,7 +180,9 @@ describe.skipIf(!hasRedisServer())('retention and erasure with Redis', { timeout
   async function replica(env: Record<string, string> = {}, logger?: object) {
     const app = await buildTestApp(
       { REDIS_URL: redis.url, OUTBOX_DIR: tempDir(), CONTACT_RATE_MAX: '10000', ...env },
-      { firstRetryMs: 100, redisLockMs: 2_000, logger },
+      // The default job lock (10 s): a test process starved for a few seconds must not lose a
+      // delivery's lock and send the message a second time.
+      { firstRetryMs: 100, logger },
     )
     apps.push(app)
     return app
