@@ -8,7 +8,10 @@ const FAILING_PORT = Number(process.env.E2E_FAILING_PORT ?? 18302)
 
 export default defineConfig({
   testDir: './tests/e2e',
-  timeout: 30_000,
+  // A test may visit several pages (the CSP and theme checks walk seven): 30 s was enough on
+  // an idle machine and too little when CI's two cores are shared with other jobs. A test that
+  // passes returns as soon as it is done; only a hung one waits this long to fail.
+  timeout: 90_000,
   // Web-first assertions and `expect.poll` wait up to 15 s instead of 5 s: they return as soon
   // as the condition holds, so this costs nothing on an idle machine, and on a busy one (CI's
   // two cores shared with other jobs) a slow hydration does not fail a test.
