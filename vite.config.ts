@@ -18,8 +18,9 @@ function routerFile(name: string) {
   return fileURLToPath(new URL(`../production/${name}`, import.meta.resolve('react-router')))
 }
 
-/** The framework packages: React and its router. */
-const FRAMEWORK = /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/
+/** The framework packages: React, its router and i18next. */
+const FRAMEWORK =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next)[\\/]/
 const ROOT = fileURLToPath(new URL('.', import.meta.url))
 /**
  * What every page needs of our own code: what hydration imports (not the hydrate module

@@ -1,4 +1,5 @@
 import { PassThrough, Transform, type Readable } from 'node:stream'
+import type { i18n as I18n } from 'i18next'
 import { renderToPipeableStream } from 'react-dom/server'
 import {
   createStaticHandler,
@@ -11,7 +12,6 @@ import {
 import type { ContactFormState } from '#shared/contact-fields.ts'
 import type { PolicyFacts } from '#shared/legal.ts'
 import { EVERY_PAGE_NAMESPACES, type LocaleResources, type Namespace } from '#shared/texts.ts'
-import type { LocaleTexts } from '#shared/translator.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
 import {
   serializeAppData,
@@ -22,7 +22,7 @@ import {
 } from '#shared/page-data.ts'
 import { Document } from './document.tsx'
 import { BOUNDARY_ROUTE_ID, createRoutes, type PageHandle } from './routes.tsx'
-import { TextsProvider } from './texts.tsx'
+import { I18nProvider } from './texts.tsx'
 
 /**
  * The only client module the server imports: renders one request to a stream. Status, headers
@@ -33,8 +33,8 @@ export type RenderOptions = {
   /** Fetch request for the router; its URL carries the site's own origin. */
   request: Request
   locale: Locale
-  /** The texts of `locale`, every namespace loaded. */
-  texts: LocaleTexts
+  /** The i18next instance of `locale` (made once at start), every namespace loaded. */
+  i18n: I18n
   assets: AssetResolver
   baseUrl: string
   /** Wait for the whole document before sending (crawlers); people get the shell at once. */
@@ -115,9 +115,11 @@ function pageHandles(context: StaticHandlerContext): PageHandle[] {
     .filter((handle): handle is PageHandle => handle !== undefined)
 }
 
-function resourcesFor(texts: LocaleTexts, namespaces: readonly Namespace[]) {
+function resourcesFor(i18n: I18n, locale: Locale, namespaces: readonly Namespace[]) {
   const resources: LocaleResources = {}
-  for (const ns of namespaces) resources[ns] = texts.bundle(ns)
+  for (const ns of namespaces) {
+    resources[ns] = i18n.getResourceBundle(locale, ns) as Record<string, unknown>
+  }
   return resources
 }
 
@@ -139,7 +141,7 @@ function renderDocument(
   options: RenderOptions,
   devError?: DevError,
 ): Promise<RenderResult> {
-  const { locale, texts } = options
+  const { locale, i18n } = options
   const handles = context.errors ? [] : pageHandles(context)
   const data: AppData = {
     locale,
@@ -147,7 +149,7 @@ function renderDocument(
     year: new Date().getFullYear(),
     policy: options.policy,
     assets: options.assets(handles.map((handle) => handle.source)),
-    resources: resourcesFor(texts, [
+    resources: resourcesFor(i18n, locale, [
       ...EVERY_PAGE_NAMESPACES,
       ...handles.flatMap((h) => h.namespaces),
     ]),
@@ -181,11 +183,11 @@ function renderDocument(
       pipe(body)
     }
     const { pipe, abort } = renderToPipeableStream(
-      <TextsProvider texts={texts}>
+      <I18nProvider i18n={i18n}>
         <Document data={data} json={serializeAppData(data)} runtime={options.runtime}>
           <StaticRouterProvider router={router} context={context} hydrate={false} />
         </Document>
-      </TextsProvider>,
+      </I18nProvider>,
       {
         bootstrapModules: [...data.assets.bootstrap],
         onShellReady: options.waitForAll ? undefined : ready,

@@ -11,10 +11,10 @@ import {
 import { localeBasename } from '#shared/locales.ts'
 import { embeddedData } from './embedded-data.ts'
 import { Document } from './document.tsx'
-import { createClientTexts, loadNamespaces } from './browser-texts.ts'
+import { createClientI18n, loadNamespaces } from './browser-i18n.ts'
 import { createRoutes } from './routes.tsx'
 import { runtimeConfig } from './runtime/runtime-config.ts'
-import { TextsProvider } from './texts.tsx'
+import { I18nProvider } from './texts.tsx'
 
 declare global {
   interface Window {
@@ -43,8 +43,8 @@ export async function start() {
   // The router reads (and deserializes route errors from) this before it is created.
   window.__staticRouterHydrationData = data.router
 
-  const texts = createClientTexts(data.locale, data.resources)
-  const routes = createRoutes({ loadNamespaces: (namespaces) => loadNamespaces(texts, namespaces) })
+  const i18n = createClientI18n(data.locale, data.resources)
+  const routes = createRoutes({ loadNamespaces: (namespaces) => loadNamespaces(i18n, namespaces) })
   const basename = localeBasename(data.locale) || '/'
   await resolveLazyMatches(routes, basename)
   const router = createBrowserRouter(routes, { basename })
@@ -54,11 +54,11 @@ export async function start() {
   startTransition(() => {
     hydrateRoot(
       document,
-      <TextsProvider texts={texts}>
+      <I18nProvider i18n={i18n}>
         <Document data={data} json={json} runtime={runtimeConfig()}>
           <RouterProvider router={router} />
         </Document>
-      </TextsProvider>,
+      </I18nProvider>,
     )
   })
   // Build detection and friends load after the page, not with it.

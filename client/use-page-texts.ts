@@ -1,4 +1,4 @@
-import { useLocaleTexts } from './texts.tsx'
+import { useI18n } from './texts.tsx'
 import type { Page } from '#shared/pages.ts'
 import { pageTexts, type PageTexts, type Translate } from '#shared/page-texts.ts'
 
@@ -7,7 +7,8 @@ import { pageTexts, type PageTexts, type Translate } from '#shared/page-texts.ts
  * table; its test resolves each in every language, which the typed `t` cannot check).
  */
 export function useTranslate(): Translate {
-  return useLocaleTexts().lookup() as Translate
+  const i18n = useI18n()
+  return i18n.t.bind(i18n) as unknown as Translate
 }
 
 /** The texts that name `page`: title, description, badge, headline and crumb. */

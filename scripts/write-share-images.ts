@@ -25,11 +25,11 @@ const DIST = join(ROOT, 'dist')
 const OUT = join(DIST, 'client', 'assets', 'share')
 
 const started = performance.now()
-const texts = await loadSiteTexts(join(ROOT, 'locales'))
+const i18n = await loadSiteTexts(join(ROOT, 'locales'))
 
 const cards: { key: ShareImageKey; subject: ShareSubject; text: ShareCardText }[] = []
 for (const locale of LOCALES) {
-  const t = texts[locale].lookup() as Translate
+  const t = i18n.getFixedT(locale) as unknown as Translate
   for (const page of PAGES) {
     const { badge, title } = pageTexts(page, t)
     cards.push({ key: shareImageKey(locale, page.id), subject: page.id, text: { badge, title } })

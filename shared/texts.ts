@@ -1,3 +1,4 @@
+import type { InitOptions } from 'i18next'
 import type about from '../locales/en/about.json'
 import type common from '../locales/en/common.json'
 import type contact from '../locales/en/contact.json'
@@ -14,6 +15,7 @@ import type team from '../locales/en/team.json'
 import type terms from '../locales/en/terms.json'
 import { companyVariables } from './company.ts'
 import { FIGURES } from './figures.ts'
+import { DEFAULT_LOCALE, LOCALES } from './locales.ts'
 import type { ServiceNamespace, ServiceSlug, SupportTier } from './services.ts'
 
 /**
@@ -72,21 +74,26 @@ export type LocaleResources = Partial<Record<Namespace, Record<string, unknown>>
 export const LOCALE_UPDATE_EVENT = 'modernwerk:locale-update'
 export type LocaleUpdate = { locale: string; ns: string; resources: Record<string, unknown> }
 
-/**
- * Values every text may use without the caller passing them: company facts (`{{brand}}`,
- * `{{email}}`, …) and figures (`{{uptime, number(…)}}`), from shared/company.ts and
- * shared/figures.ts.
- */
-export const TEXT_DEFAULTS: Readonly<Record<string, unknown>> = {
-  ...companyVariables(),
-  ...FIGURES,
-}
+/** Options shared by the server's root instance and the browser's instance. */
+export const I18N_BASE_OPTIONS = {
+  supportedLngs: [...LOCALES],
+  fallbackLng: DEFAULT_LOCALE,
+  defaultNS: 'common',
+  ns: ['common'],
+  load: 'languageOnly',
+  interpolation: {
+    // React escapes output itself; escaping twice would show `&amp;` to visitors.
+    escapeValue: false,
+    // Company facts (`{{brand}}`, `{{email}}`, …) and figures (`{{uptime, number(…)}}`) in
+    // any text, from shared/company.ts and shared/figures.ts.
+    defaultVariables: { ...companyVariables(), ...FIGURES },
+  },
+  // No-break spaces by the language's rules (shared/typography.ts), on every text.
+  postProcess: ['typeset'],
+  returnNull: false,
+  initAsync: false,
+} satisfies InitOptions
 
-/**
- * Typing only: `t()` is typed by i18next's `TFunction` over the English files, so keys and
- * the shape of `returnObjects` results are checked (client/texts.tsx); i18next itself does not
- * run in the site (shared/translator.ts).
- */
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common'

@@ -1,7 +1,9 @@
+import type { PostProcessorModule } from 'i18next'
+
 /**
  * Typography by rule: the no-break spaces each language's typesetting wants, put in when a
- * text is rendered (by the translator, shared/translator.ts, on the server and in the browser
- * alike, so both write the same HTML), never typed by translators. Only a plain space (U+0020) after a word ever
+ * text is rendered (an i18next post-processor on the server and in the browser, so both write
+ * the same HTML), never typed by translators. Only a plain space (U+0020) after a word ever
  * becomes a no-break space (U+00A0); nothing is added, removed or moved, so applying it twice
  * changes nothing. The rules (README, "Typography by rule"):
  *
@@ -54,7 +56,7 @@ const RULES = Object.fromEntries(
 
 /** A word, path or address goes on before this character: no rule starts after it. */
 const IN_WORD = /[\p{L}\p{N}\p{M}_.@/\\'’-]/u
-/** Never typeset: URLs, e-mail addresses and placeholders left without a value. */
+/** Never typeset: URLs, e-mail addresses and placeholders i18next left in place. */
 const PROTECTED = /[a-z][\w+.-]*:\/\/\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\{\{.*?\}\}/giu
 
 /**
@@ -77,4 +79,19 @@ export function typeset(text: string, locale: string, keep: readonly string[] = 
       ? match
       : match.slice(0, -1) + NBSP,
   )
+}
+
+/**
+ * `typeset` on every `t()` result (register with `.use()`, enable with `postProcess`). Values
+ * the caller passed that hold a space stay as they are: they are data, not copy.
+ */
+export const typesetPostProcessor: PostProcessorModule = {
+  type: 'postProcessor',
+  name: 'typeset',
+  process(value, _key, options, translator: { language?: string }) {
+    const keep = Object.entries(options).flatMap(([name, option]) =>
+      name !== 'defaultValue' && typeof option === 'string' && option.includes(' ') ? [option] : [],
+    )
+    return typeset(value, options.lng ?? translator.language ?? '', keep)
+  },
 }

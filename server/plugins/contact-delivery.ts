@@ -5,7 +5,7 @@ import nodemailer from 'nodemailer'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
-import { contactMail, MAIL_NAMESPACES, type MailTexts } from '../services/mail.ts'
+import { contactMail, MAIL_NAMESPACES } from '../services/mail.ts'
 import { FileOutbox, type ContactSubmission } from '../services/outbox.ts'
 import { checkRedisDurability } from '../services/redis-config.ts'
 import { RedisOutbox } from '../services/redis-outbox.ts'
@@ -141,9 +141,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
     const send = transport
       ? async (submission: ContactSubmission) => {
-          const t = app.texts[submission.message.locale].lookup(
-            MAIL_NAMESPACES,
-          ) as unknown as MailTexts
+          const t = app.i18n.getFixedT(submission.message.locale, [...MAIL_NAMESPACES])
           await transport.sendMail(contactMail(submission, settings, t))
         }
       : undefined

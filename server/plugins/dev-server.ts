@@ -87,9 +87,10 @@ function devRenderer(vite: ViteDevServer, styles: readonly string[]): Renderer {
 }
 
 /**
- * Edited texts: the server's texts take the new bundle (the next response has it) and
- * the open page gets it over the HMR socket, without a reload. A syntax error is shown in
- * Vite's overlay and the log, naming file and position; the old texts stay in use.
+ * Edited texts: i18next reads the file again through its backend (`reloadResources`), so the
+ * next response has it, and the open page gets the new bundle over the HMR socket, without a
+ * reload. A syntax error is shown in Vite's overlay and the log, naming file and position; the
+ * old texts stay in use.
  */
 function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
   return {
@@ -99,10 +100,9 @@ function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
       const ns = FILE_NAMESPACES.find((namespace) => `${namespace}.json` === name)
       if (folder !== 'locales' || !isLocale(locale) || !ns) return
       if (this.environment.name !== 'client') return []
-      void Promise.resolve(read()).then((text) => {
-        let resources: Record<string, unknown>
+      void Promise.resolve(read()).then(async (text) => {
         try {
-          resources = JSON.parse(text) as Record<string, unknown>
+          JSON.parse(text)
         } catch (error) {
           const message = `locales/${locale}/${ns}.json: ${(error as Error).message}`
           app.log.error(message)
@@ -112,9 +112,17 @@ function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
           })
           return
         }
-        const texts = app.texts[locale]
-        texts.set(ns, resources)
-        const derived = Object.entries(addDerivedNamespaces(texts))
+        // Dropped first, as a reload merges into the bundle it has: a deleted key must go.
+        const before = app.i18n.getResourceBundle(locale, ns) as Record<string, unknown>
+        app.i18n.removeResourceBundle(locale, ns)
+        await app.i18n.reloadResources([locale], [ns])
+        if (!app.i18n.hasResourceBundle(locale, ns)) {
+          app.i18n.addResourceBundle(locale, ns, before, false, true)
+          app.log.error({ file: `locales/${locale}/${ns}.json` }, 'texts not reloaded')
+          return
+        }
+        const resources = app.i18n.getResourceBundle(locale, ns) as LocaleUpdate['resources']
+        const derived = Object.entries(addDerivedNamespaces(app.i18n, locale))
         for (const [name, bundle] of [[ns, resources] as const, ...derived]) {
           const update: LocaleUpdate = {
             locale,

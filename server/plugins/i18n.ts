@@ -1,35 +1,37 @@
-import { readFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
-import { TEXT_DEFAULTS, type FileResources } from '#shared/texts.ts'
+import i18next, { type i18n as I18n } from 'i18next'
+import FsBackend from 'i18next-fs-backend'
+import { I18N_BASE_OPTIONS, type FileResources } from '#shared/texts.ts'
+import { typesetPostProcessor } from '#shared/typography.ts'
 import { deriveNamespaces, FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { LOCALES, type Locale } from '#shared/locales.ts'
-import { LocaleTexts } from '#shared/translator.ts'
-
-/** Every locale's texts, each with its translator (shared/translator.ts). */
-export type SiteTexts = Readonly<Record<Locale, LocaleTexts>>
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every locale's texts, loaded and checked at start. */
-    texts: SiteTexts
+    /** Root i18next instance with every locale and namespace loaded at start. */
+    i18n: I18n
+    /** The instance that renders `locale`: made once at start, sharing the root's store. */
+    i18nFor: (locale: Locale) => I18n
   }
 }
 
 export type I18nPluginOptions = { localesDir: string }
 
-/** One locale file's texts; a missing or broken file stops the start, naming file and position. */
-async function readLocaleFile(path: string): Promise<Record<string, unknown>> {
+/** Why a locale file did not load, naming file and, for a syntax error, the position. */
+export function describeLocaleProblem(path: string): string {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = readFileSync(path, 'utf8')
   } catch (error) {
-    throw new Error(`Locale file not loaded: ${path}: ${(error as Error).message}`)
+    return `Locale file not loaded: ${path}: ${(error as Error).message}`
   }
   try {
-    return JSON.parse(text) as Record<string, unknown>
+    JSON.parse(text)
+    return `Locale file not loaded: ${path}`
   } catch (error) {
-    throw new Error(`Locale file invalid: ${path}: ${(error as Error).message}`)
+    return `Locale file invalid: ${path}: ${(error as Error).message}`
   }
 }
 
@@ -37,37 +39,56 @@ async function readLocaleFile(path: string): Promise<Record<string, unknown>> {
  * (Re)make a locale's derived namespaces (the service cards) from its files' texts: at start,
  * and in development after a text was edited.
  */
-export function addDerivedNamespaces(texts: LocaleTexts): Record<string, unknown> {
-  const derived = deriveNamespaces((ns) => texts.bundle(ns) as FileResources[typeof ns])
+export function addDerivedNamespaces(i18n: I18n, locale: Locale): Record<string, unknown> {
+  const derived = deriveNamespaces(
+    (ns) => i18n.getResourceBundle(locale, ns) as FileResources[typeof ns],
+  )
   for (const [ns, bundle] of Object.entries(derived)) {
-    texts.set(ns as keyof typeof derived, bundle)
+    i18n.addResourceBundle(locale, ns, bundle, false, true)
   }
   return derived
 }
 
 /**
- * Every locale's texts, loaded and checked: what the server renders with (and the build's
- * share images are written with).
+ * Every locale's texts, read by i18next-fs-backend and checked: the root instance the server
+ * renders with (and the build's share images are written with). A file the backend could not
+ * read stops the start, naming the file and, for broken JSON, the position.
  */
-export async function loadSiteTexts(localesDir: string): Promise<SiteTexts> {
-  const entries = await Promise.all(
-    LOCALES.map(async (locale) => {
-      const files = await Promise.all(
-        FILE_NAMESPACES.map(
-          async (ns) => [ns, await readLocaleFile(join(localesDir, locale, `${ns}.json`))] as const,
-        ),
-      )
-      const texts = new LocaleTexts(locale, Object.fromEntries(files), TEXT_DEFAULTS)
-      addDerivedNamespaces(texts)
-      return [locale, texts] as const
-    }),
-  )
-  return Object.fromEntries(entries) as SiteTexts
+export async function loadSiteTexts(localesDir: string): Promise<I18n> {
+  const root = i18next.createInstance()
+  // Typesetting (shared/typography.ts); the per-locale clones share the root's processors.
+  root.use(typesetPostProcessor)
+  await root.use(FsBackend).init({
+    ...I18N_BASE_OPTIONS,
+    initAsync: true,
+    lng: 'en',
+    preload: [...LOCALES],
+    ns: [...FILE_NAMESPACES],
+    backend: { loadPath: join(localesDir, '{{lng}}', '{{ns}}.json') },
+  })
+  for (const locale of LOCALES) {
+    for (const ns of FILE_NAMESPACES) {
+      if (!root.hasResourceBundle(locale, ns)) {
+        throw new Error(describeLocaleProblem(join(localesDir, locale, `${ns}.json`)))
+      }
+    }
+    addDerivedNamespaces(root, locale)
+  }
+  return root
 }
 
 export const i18nPlugin = fp<I18nPluginOptions>(
   async (app, { localesDir }) => {
-    app.decorate('texts', await loadSiteTexts(localesDir))
+    const root = await loadSiteTexts(localesDir)
+    // One clone per locale, made once: a request only reads texts, so all requests in a
+    // language share it and a render costs no instance. The clones share the root's store,
+    // so texts added to the root (development edits) are theirs at once. `initAsync: false`:
+    // with the default, a clone renders raw keys until it has "loaded".
+    const instances = Object.fromEntries(
+      LOCALES.map((locale) => [locale, root.cloneInstance({ lng: locale, initAsync: false })]),
+    ) as Record<Locale, I18n>
+    app.decorate('i18n', root)
+    app.decorate('i18nFor', (locale: Locale) => instances[locale])
   },
   { name: 'i18n' },
 )

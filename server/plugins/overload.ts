@@ -80,7 +80,7 @@ export const overloadPlugin = fp<OverloadOptions>(
       pages = Object.fromEntries(
         LOCALES.map((locale) => [
           locale,
-          Buffer.from(fallbackErrorHtml({ texts: app.texts[locale], status: 503, styles })),
+          Buffer.from(fallbackErrorHtml({ i18n: app.i18n, locale, status: 503, styles })),
         ]),
       ) as Record<Locale, Buffer>
     })

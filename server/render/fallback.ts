@@ -1,7 +1,7 @@
 import escapeHtml from 'escape-html'
-import type { LocaleTexts } from '#shared/translator.ts'
+import type { i18n as I18n } from 'i18next'
 import type { Translate } from '#shared/page-texts.ts'
-import { localizePath } from '#shared/locales.ts'
+import { localizePath, type Locale } from '#shared/locales.ts'
 
 type FallbackPage =
   | { status: 404; path: string }
@@ -10,7 +10,7 @@ type FallbackPage =
   | { status: 503 }
 
 /** The page's title, message and button: where the button leads and what it says. */
-function fallbackTexts(page: FallbackPage, t: Translate, locale: LocaleTexts['locale']) {
+function fallbackTexts(page: FallbackPage, t: Translate, locale: Locale) {
   switch (page.status) {
     case 404:
       return {
@@ -40,10 +40,10 @@ function fallbackTexts(page: FallbackPage, t: Translate, locale: LocaleTexts['lo
  * stylesheet (if the browser has it or can get it), no internals.
  */
 export function fallbackErrorHtml(
-  options: FallbackPage & { texts: LocaleTexts; styles: readonly string[] },
+  options: FallbackPage & { i18n: I18n; locale: Locale; styles: readonly string[] },
 ): string {
-  const { locale } = options.texts
-  const t = options.texts.lookup('common') as Translate
+  const { locale } = options
+  const t = options.i18n.getFixedT(locale, 'common') as unknown as Translate
   const { title, message, action } = fallbackTexts(options, t, locale)
   const styles = options.styles
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)

@@ -44,12 +44,12 @@ export async function renderAndStore(
   { url, plan, status, formState }: RenderStep,
 ) {
   const locale = localeFromPath(url.pathname)
-  const texts = app.texts[locale]
-  const t = texts.lookup() as Translate
+  const i18n = app.i18nFor(locale)
+  const t = i18n.t.bind(i18n) as unknown as Translate
   const result = await app.renderer.render({
     request: toFetchRequest(url, request, reply),
     locale,
-    texts,
+    i18n,
     assets: app.renderer.assets,
     baseUrl: app.config.APP_BASE_URL,
     policy: app.policyFacts,

@@ -90,7 +90,8 @@ export function serveErrorPage(
         request.headers['accept-encoding'],
         Buffer.from(
           fallbackErrorHtml({
-            texts: app.texts[locale],
+            i18n: app.i18n,
+            locale,
             styles,
             ...(status === 404 ? { status, path } : { status }),
           }),

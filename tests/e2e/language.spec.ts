@@ -54,3 +54,25 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'de')
   })
 })
+
+test.describe('Polish plural forms', () => {
+  // "15 minut" is Polish's "many" form (2–4 take "minuty", 1 "minutę"): written by i18next on
+  // the server for the first view and by i18next in the browser after a client-side navigation.
+  const SENTENCE = /adres IP przez 15[\s\u00a0]minut\./
+
+  test('the privacy policy says "15 minut", from the server and after navigating in the page', async ({
+    page,
+  }) => {
+    await page.goto('/pl/privacy-policy')
+    await expect(page.getByText(SENTENCE)).toBeVisible()
+
+    await page.goto('/pl')
+    await waitForHydration(page)
+    // A mark on the window that a full page load would lose: the page below is the browser's.
+    await page.evaluate(() => Object.assign(window, { samePage: true }))
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Polityka prywatności' }).click()
+    await expect(page).toHaveURL(/\/pl\/privacy-policy$/)
+    await expect(page.getByText(SENTENCE)).toBeVisible()
+    expect(await page.evaluate(() => 'samePage' in window)).toBe(true)
+  })
+})

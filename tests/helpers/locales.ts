@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import i18next from 'i18next'
 import type { Locale } from '#shared/locales.ts'
 import { PAGES, type Page, type PageId } from '#shared/pages.ts'
 import { serviceNamespace } from '#shared/services.ts'
 import { teamMember } from '#shared/team.ts'
-import { TEXT_DEFAULTS } from '#shared/texts.ts'
-import { renderText } from '#shared/translator.ts'
+import { I18N_BASE_OPTIONS } from '#shared/texts.ts'
+import { typesetPostProcessor } from '#shared/typography.ts'
 
 export type Json = Record<string, unknown>
 
@@ -21,12 +22,16 @@ export function get(tree: Json, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (node as Json)[key], tree)
 }
 
+/** The site's i18next options and post-processor, with no texts of its own. */
+const i18n = i18next.createInstance()
+void i18n.use(typesetPostProcessor).init({ ...I18N_BASE_OPTIONS, resources: {} })
+
 /**
  * Text as a page in `locale` shows it: facts and figures filled in and formatted, typeset,
  * escaped as React writes HTML. Without a locale, only escaped (a value shown as it is).
  */
 export function html(text: unknown, locale?: Locale): string {
-  const shown = locale ? renderText(String(text), locale, {}, TEXT_DEFAULTS) : String(text)
+  const shown = locale ? i18n.t('shown', { lng: locale, defaultValue: String(text) }) : String(text)
   return shown
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -27,11 +27,11 @@ let texts: Record<Locale, ShareCardText>
 let fonts: ShareCardFonts
 
 beforeAll(async () => {
-  const site = await loadSiteTexts(join(import.meta.dirname, '..', '..', 'locales'))
+  const i18n = await loadSiteTexts(join(import.meta.dirname, '..', '..', 'locales'))
   const cards = LOCALES.map((locale) => {
     const { badge, title } = pageTexts(
       page('service-cloud-infrastructure'),
-      site[locale].lookup() as Translate,
+      i18n.getFixedT(locale) as unknown as Translate,
     )
     return [locale, { badge, title }] as const
   })

@@ -219,7 +219,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
     expect(text).toContain(String(get(texts('de', 'mail'), field.name)))
     // A choice by its name (a service's, a package's), as the page shows it.
     const option = fieldOptions(field, 'contact').find(({ value }) => value === VALID[field.name])
-    const shown = option ? app.texts.de.lookup(MAIL_NAMESPACES)(option.label) : undefined
+    const shown = option ? app.i18n.getFixedT('de', [...MAIL_NAMESPACES])(option.label) : undefined
     expect(text).toContain(shown ?? VALID[field.name])
   })
 })

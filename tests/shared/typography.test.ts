@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
+import i18next from 'i18next'
 import { describe, expect, it } from 'vitest'
 import { LOCALES } from '#shared/locales.ts'
-import { TEXT_DEFAULTS, type LocaleResources } from '#shared/texts.ts'
-import { LocaleTexts } from '#shared/translator.ts'
-import { NBSP, typeset } from '#shared/typography.ts'
+import { I18N_BASE_OPTIONS } from '#shared/texts.ts'
+import { NBSP, typeset, typesetPostProcessor } from '#shared/typography.ts'
 
 /** `_` stands for a no-break space in the expectations, so they stay readable. */
 const nb = (text: string) => text.replaceAll('_', NBSP)
@@ -103,32 +103,29 @@ describe('typeset', () => {
   })
 })
 
-describe('the translator', () => {
+describe('the typeset post-processor', () => {
   const NAMESPACES = ['common', 'service-cloud-infrastructure', 'service-managed-it'] as const
   const read = (locale: string, ns: string) =>
     JSON.parse(
       readFileSync(join(import.meta.dirname, '../../locales', locale, `${ns}.json`), 'utf8'),
     ) as Record<string, unknown>
-  const site = Object.fromEntries(
-    LOCALES.map((locale) => [
-      locale,
-      new LocaleTexts(
+  const i18n = i18next.createInstance()
+  void i18n.use(typesetPostProcessor).init({
+    ...I18N_BASE_OPTIONS,
+    ns: [...NAMESPACES],
+    resources: Object.fromEntries(
+      LOCALES.map((locale) => [
         locale,
-        Object.fromEntries(NAMESPACES.map((ns) => [ns, read(locale, ns)])) as LocaleResources,
-        TEXT_DEFAULTS,
-      ),
-    ]),
-  )
-  const t = (locale: string, ns: (typeof NAMESPACES)[number]) =>
-    site[locale]?.lookup(ns) ?? (() => undefined)
+        Object.fromEntries(NAMESPACES.map((ns) => [ns, read(locale, ns)])),
+      ]),
+    ),
+  })
 
   it('typesets what t() returns, with the figures Intl wrote in the language', () => {
     const uptime = (locale: string) =>
-      (
-        t(locale, 'service-cloud-infrastructure')('benefits.items', {
-          returnObjects: true,
-        }) as { text: string }[]
-      )[2]?.text
+      i18n.getFixedT(locale, 'service-cloud-infrastructure')('benefits.items', {
+        returnObjects: true,
+      })[2]?.text
     expect(uptime('en')).toContain('99.9% uptime')
     expect(uptime('de')).toContain(nb('von 99,9_% ab'))
     expect(uptime('pl')).toContain('99,9%')
@@ -136,14 +133,15 @@ describe('the translator', () => {
   })
 
   it('typesets every text of a returned list', () => {
-    const features = t('de', 'service-managed-it')('tiers.items.base.features', {
+    const features = i18n.getFixedT('de', 'service-managed-it')('tiers.items.base.features', {
       returnObjects: true,
-    }) as string[]
+    })
     expect(features[0]).toBe(nb('Support Mo–Fr von 9:00 bis 18:00_Uhr deutscher Zeit'))
   })
 
   it('keeps the values a caller passes as they are', () => {
-    expect(t('pl', 'common')('errors.notFoundMessage', { path: '/pl/a w b' })).toBe(
+    const t = i18n.getFixedT('pl', 'common')
+    expect(t('errors.notFoundMessage', { path: '/pl/a w b' })).toBe(
       'Nie znaleziono strony: /pl/a w b',
     )
   })

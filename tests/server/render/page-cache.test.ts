@@ -95,16 +95,23 @@ describe('page cache', () => {
     await app.inject({ method: 'GET', url: '/contact?service=cloud' })
     expect(renders()).toBe(2)
 
-    const original = app.texts.pl.bundle('home') ?? {}
-    app.texts.pl.set('home', {
-      meta: {
-        get title(): string {
-          throw new Error('broken text')
+    const original = app.i18n.getResourceBundle('pl', 'home') as Record<string, unknown>
+    app.i18n.addResourceBundle(
+      'pl',
+      'home',
+      {
+        meta: {
+          get title(): string {
+            throw new Error('broken text')
+          },
         },
       },
-    })
+      false,
+      true,
+      { skipCopy: true },
+    )
     expect((await app.inject({ method: 'GET', url: '/pl' })).statusCode).toBe(500)
-    app.texts.pl.set('home', original)
+    app.i18n.addResourceBundle('pl', 'home', original, false, true, { skipCopy: true })
     await new Promise((resolve) => setTimeout(resolve, 100))
     expect((await app.inject({ method: 'GET', url: '/pl' })).statusCode).toBe(200)
   })

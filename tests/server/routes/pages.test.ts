@@ -188,7 +188,9 @@ describe('render failures', () => {
         throw new Error('secret internal detail /srv/app/stack')
       },
     }
-    broken.texts.de.set('home', { meta: exploding })
+    broken.i18n.addResourceBundle('de', 'home', { meta: exploding }, false, true, {
+      skipCopy: true,
+    })
     try {
       const response = await broken.inject({ method: 'GET', url: '/de' })
       expect(response.statusCode).toBe(500)

@@ -1,7 +1,7 @@
+import i18next from 'i18next'
 import nodemailer from 'nodemailer'
 import { describe, expect, it } from 'vitest'
-import { LocaleTexts } from '#shared/translator.ts'
-import { contactMail, MAIL_NAMESPACES, type MailTexts } from '#server/services/mail.ts'
+import { contactMail } from '#server/services/mail.ts'
 import type { OutboxEntry } from '#server/services/outbox.ts'
 
 /** The schema refuses CR/LF already; the mail builder must hold even if that ever changed. */
@@ -21,15 +21,15 @@ describe('contactMail', () => {
         locale: 'en',
       },
     }
-    const texts = new LocaleTexts(
-      'en',
-      { mail: { subjectPrefix: 'Contact' }, common: {}, 'service-cards': {} },
-      {},
-    )
+    const i18n = i18next.createInstance()
+    await i18n.init({
+      lng: 'en',
+      resources: { en: { mail: { subjectPrefix: 'Contact' }, common: {}, 'service-cards': {} } },
+    })
     const options = contactMail(
       entry,
       { from: 'Website <web@example.com>', to: 'inbox@example.com' },
-      texts.lookup(MAIL_NAMESPACES) as unknown as MailTexts,
+      i18n.getFixedT('en', ['mail', 'common', 'service-cards']),
     )
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
     const info = await transport.sendMail(options)

@@ -1,0 +1,59 @@
+import { createInstance, type i18n as I18n } from 'i18next'
+import {
+  I18N_BASE_OPTIONS,
+  LOCALE_UPDATE_EVENT,
+  type LocaleResources,
+  type LocaleUpdate,
+  type FileNamespace,
+} from '#shared/texts.ts'
+import type { Locale } from '#shared/locales.ts'
+import { typesetPostProcessor } from '#shared/typography.ts'
+
+type JsonModule = { default: Record<string, unknown> }
+
+// One small chunk per locale and namespace: the browser only loads what the page needs.
+const bundles = import.meta.glob<JsonModule>('../locales/*/*.json')
+
+/** The browser's instance, initialised synchronously from the texts embedded in the page. */
+export function createClientI18n(locale: Locale, resources: LocaleResources): I18n {
+  const i18n = createInstance()
+  // The server's typesetting (shared/typography.ts), so hydration finds the HTML it wrote.
+  i18n.use(typesetPostProcessor)
+  // Synchronous (`initAsync: false` in I18N_BASE_OPTIONS) and from the page's own texts: the
+  // first render has every text, no request is made and no key is ever shown.
+  void i18n.init({
+    ...I18N_BASE_OPTIONS,
+    lng: locale,
+    ns: Object.keys(resources),
+    resources: { [locale]: resources },
+    // Pages reached later bring their texts themselves (`loadNamespaces`), not a backend.
+    partialBundledLanguages: true,
+  })
+  if (import.meta.hot) {
+    // Development: an edited locale file replaces its bundle in the open page, no reload.
+    import.meta.hot.on(LOCALE_UPDATE_EVENT, ({ locale: lng, ns, resources }: LocaleUpdate) => {
+      if (lng !== i18n.language) return
+      i18n.removeResourceBundle(lng, ns)
+      i18n.addResourceBundle(lng, ns, resources, false, true)
+    })
+  }
+  return i18n
+}
+
+/** Add the namespaces a page needs that the page did not embed (client-side navigation). */
+export async function loadNamespaces(
+  i18n: I18n,
+  namespaces: readonly FileNamespace[],
+): Promise<void> {
+  const locale = i18n.language
+  await Promise.all(
+    namespaces
+      .filter((ns) => !i18n.hasResourceBundle(locale, ns))
+      .map(async (ns) => {
+        const load = bundles[`../locales/${locale}/${ns}.json`]
+        if (!load) throw new Error(`Missing locale bundle ${locale}/${ns}`)
+        const bundle = await load()
+        i18n.addResourceBundle(locale, ns, bundle.default, true, true)
+      }),
+  )
+}
