@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import fastifyCompress from '@fastify/compress'
+import fastifyCookie from '@fastify/cookie'
 import fastifyRateLimit from '@fastify/rate-limit'
 import Fastify, {
   LogController,
@@ -17,6 +18,7 @@ import { logDestination } from './log-destination.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
 import { responseHeadersPlugin } from './plugins/response-headers.ts'
+import { securityHeadersPlugin } from './plugins/security-headers.ts'
 import { staticAssetsPlugin } from './plugins/static-assets.ts'
 import { Registry } from 'prom-client'
 import { contactDeliveryPlugin } from './plugins/contact-delivery.ts'
@@ -139,22 +141,30 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   const isDevelopment = config.NODE_ENV === 'development'
-  await app.register(responseHeadersPlugin, {
+  await app.register(securityHeadersPlugin, {
     isDevelopment,
     cdnUrl: config.CDN_URL,
     hstsMaxAge: config.HSTS_MAX_AGE,
-    buildId: () => app.renderer.build.id,
   })
+  await app.register(responseHeadersPlugin, { buildId: () => app.renderer.build.id })
+  // Before the compression plugin: the files come precompressed, and routes declared before
+  // @fastify/compress get none of its hooks.
+  if (!isDevelopment) {
+    await app.register(staticAssetsPlugin, { clientDir: join(distDir, 'client') })
+  }
   // Compression for what the API and SEO routes make per request; assets come precompressed,
   // and the page route compresses what it renders itself (server/render/serve-page.ts).
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: COMPRESS_MIN_BYTES })
+  // Cookies by @fastify/cookie. `hook: false`: no request parses its Cookie header in advance;
+  // the one cookie the site reads (the locale, on `/`) is parsed where it is read, with
+  // `app.parseCookie`, so a page answered from memory pays for no parsing.
+  await app.register(fastifyCookie, { hook: false })
   await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })
   if (isDevelopment) {
     // `npm run dev`: the same app and render path, with Vite serving the client from source.
     const { devServerPlugin } = await import('./plugins/dev-server.ts')
     await app.register(devServerPlugin, { root: ROOT })
   } else {
-    await app.register(staticAssetsPlugin, { clientDir: join(distDir, 'client') })
     await app.register(rendererPlugin, { distDir, wrap: overrides.wrapRenderer })
   }
 

@@ -1,90 +1,61 @@
-import { createHash } from 'node:crypto'
-import { readdir, readFile } from 'node:fs/promises'
-import { extname, join, relative, sep } from 'node:path'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import fastifyStatic from '@fastify/static'
 import fp from 'fastify-plugin'
-import { pickEncoding } from '../render/content-encoding.ts'
 
 export type StaticAssetsOptions = { clientDir: string }
 
+/** Files under /assets/ carry a content hash in their name: a new build means a new URL. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
+/** The few unhashed public files (favicon, manifest, icons) keep their URL across builds. */
 const REVALIDATE = 'public, max-age=3600, must-revalidate'
 
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.woff2': 'font/woff2',
-  '.webmanifest': 'application/manifest+json',
-  '.json': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-}
-
-type Asset = {
-  body: Buffer
-  br: Buffer | undefined
-  gzip: Buffer | undefined
-  /** Content type, caching, validator and Vary: the same for every request. */
-  headers: Record<string, string>
-}
-
-async function* walk(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue // .vite/manifest.json stays private
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) yield* walk(path)
-    else yield path
-  }
-}
-
-async function optional(path: string): Promise<Buffer | undefined> {
-  return readFile(path).catch(() => undefined)
-}
-
-/** Read the build's files once, with the .br and .gz twins the build made. */
-export async function loadAssets(clientDir: string): Promise<Map<string, Asset>> {
-  const assets = new Map<string, Asset>()
-  for await (const path of walk(clientDir)) {
-    if (path.endsWith('.br') || path.endsWith('.gz')) continue
-    const url = `/${relative(clientDir, path).split(sep).join('/')}`
-    const body = await readFile(path)
-    const [br, gzip] = await Promise.all([optional(`${path}.br`), optional(`${path}.gz`)])
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-    const headers: Record<string, string> = {
-      'content-type': TYPES[extname(path)] ?? 'application/octet-stream',
-      'cache-control': url.startsWith('/assets/') ? IMMUTABLE : REVALIDATE,
-      etag,
-    }
-    if (br || gzip) headers.vary = 'Accept-Encoding'
-    assets.set(url, { body, br, gzip, headers })
-  }
-  return assets
-}
-
 /**
- * The client build, served from memory: read once at start (under 2 MB with the precompressed
- * twins), so a request costs no file system call. Hashed files under `/assets/` are immutable;
- * the few unhashed public files (favicon, manifest) are cached briefly. Each file is its own
- * route, so no other path can reach the disk at all.
+ * The client build by @fastify/static: the hashed files under `/assets/` (this build's and the
+ * previous release's, which the image carries) and the public files at the root.
+ *
+ * - `wildcard: false`: the files are listed once at start and each gets its own route, so no
+ *   other path reaches the disk, and a page path never meets a file lookup. The precompressed
+ *   twins get no route of their own; `preCompressed` picks them by Accept-Encoding.
+ * - Dotfiles (the `.vite/` manifest) are neither listed nor served; no index, no listing.
+ * - ETag and Last-Modified by @fastify/send, which answers revalidations with 304.
+ * - A missing file under /assets/ is a plain 404 (below), not the page route's 404 page.
+ * - Registered before @fastify/compress: the compression plugin's onRoute hook then never sees
+ *   these routes, so nothing here is compressed again (app.ts keeps that order).
  */
 export const staticAssetsPlugin = fp<StaticAssetsOptions>(
   async (app, { clientDir }) => {
-    const assets = await loadAssets(clientDir)
-    for (const [url, asset] of assets) {
-      const handler = (request: FastifyRequest, reply: FastifyReply) => {
-        reply.headers(asset.headers)
-        if (request.headers['if-none-match'] === asset.headers.etag) {
-          return reply.code(304).send()
-        }
-        const { encoding, body } = pickEncoding(asset, request.headers['accept-encoding'])
-        if (encoding) reply.header('content-encoding', encoding)
-        return reply.code(200).send(body)
-      }
-      // Precompressed here; the compression plugin must not touch these.
-      app.get(url, { compress: false }, handler)
-    }
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      wildcard: false,
+      globIgnore: ['**/*.br', '**/*.gz'],
+      serveDotFiles: false,
+      dotfiles: 'ignore',
+      index: false,
+      list: false,
+      redirect: false,
+      preCompressed: true,
+      acceptRanges: false,
+      cacheControl: false,
+      setHeaders(reply, path) {
+        const relative = path.slice(clientDir.length)
+        reply.header('cache-control', /^[\\/]assets[\\/]/.test(relative) ? IMMUTABLE : REVALIDATE)
+        // Spelled as the pages spell it; `preCompressed` adds it in lower case otherwise.
+        reply.header('vary', 'Accept-Encoding')
+      },
+    })
+    // A script, stylesheet or image that is not (or no longer) there: a plain 404 without a
+    // page around it, since no person reads it. Each file's own route is more specific; this
+    // one keeps the page route's `/*` from rendering the 404 page for the asset space.
+    app.route({
+      method: ['GET', 'HEAD'],
+      url: '/assets/*',
+      handler: (_request, reply) =>
+        reply
+          .code(404)
+          .type('text/plain; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .send('Not Found'),
+    })
   },
   { name: 'static-assets' },
 )

@@ -1,4 +1,3 @@
-import { parseCookie } from 'cookie'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ContactFormState } from '#shared/contact-fields.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
@@ -44,7 +43,8 @@ export async function servePage(
   const routing = routePageRequest(
     url,
     request.headers['accept-language'],
-    () => parseCookie(request.headers.cookie ?? '')[LOCALE_COOKIE],
+    // Parsed here, only when `/` negotiates: @fastify/cookie runs no hook (app.ts).
+    () => app.parseCookie(request.headers.cookie ?? '')[LOCALE_COOKIE],
   )
   reply.headers(routing.headers)
   if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)

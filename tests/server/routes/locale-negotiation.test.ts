@@ -74,6 +74,39 @@ describe('root negotiation', () => {
   })
 })
 
+describe('the locale cookie, read by @fastify/cookie', () => {
+  it.each([
+    ['i18n_redirected=de', '/de'],
+    ['theme=dark; i18n_redirected=pl; other=1', '/pl'],
+    ['i18n_redirected=de; i18n_redirected=pl', '/de'],
+  ])('%s → %s, whatever Accept-Language says', async (cookie, location) => {
+    const response = await app.inject({
+      url: '/',
+      headers: { cookie, 'accept-language': 'en-GB' },
+    })
+    expect(response.statusCode).toBe(302)
+    expect(response.headers.location).toBe(location)
+  })
+
+  it.each([
+    'i18n_redirected=%E0%A4%A',
+    'i18n_redirected',
+    '=de; ;; i18n_redirected==',
+    `i18n_redirected=${'d'.repeat(4000)}`,
+    'i18n_redirected=de\u0000',
+  ])('a malformed Cookie header (%s) falls back to Accept-Language', async (cookie) => {
+    const withHeader = await app.inject({
+      url: '/',
+      headers: { cookie, 'accept-language': 'pl' },
+    })
+    expect(withHeader.statusCode).toBe(302)
+    expect(withHeader.headers.location).toBe('/pl')
+    const without = await app.inject({ url: '/', headers: { cookie } })
+    expect(without.statusCode).toBe(200)
+    expect(without.body).toContain('<html lang="en"')
+  })
+})
+
 describe('canonical paths', () => {
   it.each([
     ['/en', '/'],
