@@ -2,11 +2,14 @@
 // the test that the subset still covers every text (tests/shared/fonts.test.ts).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { LOCALE_RULES } from '#shared/typography.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
-/** Every Polish letter, used in the copy or not, so new Polish text never falls back. */
-const POLISH = 'ĄąĆćĘęŁłŃńÓóŚśŹźŻż'
+/** Every letter of every language the site speaks, used in the copy or not, so new text never falls back. */
+const LETTERS = Object.values(LOCALE_RULES)
+  .map((rules) => rules.letters)
+  .join('')
 
 function filesIn(dir: string, extension: RegExp): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -15,7 +18,7 @@ function filesIn(dir: string, extension: RegExp): string[] {
 }
 
 /**
- * Printable ASCII, Latin-1 (German and the usual symbols), the Polish letters, and whatever
+ * Printable ASCII, Latin-1 (German and the usual symbols), each language's letters, and whatever
  * else the locale files and the shared data (company facts, names, services) contain.
  */
 export function siteCharacters(): Set<number> {
@@ -23,7 +26,7 @@ export function siteCharacters(): Set<number> {
   for (let code = 0x20; code <= 0x7e; code++) codePoints.add(code)
   for (let code = 0xa0; code <= 0xff; code++) codePoints.add(code)
   const sources = [
-    POLISH,
+    LETTERS,
     ...[
       ...filesIn(join(ROOT, 'locales'), /\.json$/),
       ...filesIn(join(ROOT, 'shared'), /\.ts$/),

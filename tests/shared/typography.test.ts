@@ -56,11 +56,28 @@ describe('typeset', () => {
     ],
     ['en', 'within 2.5 s, 10 GB, 99.9 %', 'within 2.5_s, 10_GB, 99.9_%'],
     ['en', 'I am a person, a 30-minute call', 'I am a person, a 30-minute call'],
+    // English: "section" like §, and the parts of a citation after its number.
+    ['en', 'under section 5 DDG and sections 8 to 10', 'under section_5 DDG and sections_8 to 10'],
+    ['en', 'Art. 6 (1) (f) GDPR and Art. 21 (1)', 'Art._6_(1)_(f) GDPR and Art._21_(1)'],
+    // German: f. and ff. stay with their number.
+    ['de', 'unter Einhaltung der Art. 44 ff. DSGVO', 'unter Einhaltung der Art._44_ff. DSGVO'],
+    // Apostrophes after a letter or digit are typographic; quotes and code are not touched.
+    [
+      'en',
+      "Let's talk about your company's 30 days' notice",
+      'Let’s talk about your company’s 30 days’ notice',
+    ],
+    ['en', "the '90s and 'quotes'", "the '90s and 'quotes’"],
+    ['de', "Wie geht's?", 'Wie geht’s?'],
   ])('%s: %s', (locale, text, expected) => {
     expect(typeset(text, locale)).toBe(nb(expected))
   })
 
   it('leaves URLs, e-mail addresses, placeholders and values to keep as they are', () => {
+    expect(typeset("see https://example.com/it's and {{name's}}", 'en')).toBe(
+      "see https://example.com/it's and {{name's}}",
+    )
+    expect(typeset("Not found: /it's here", 'en', ["/it's here"])).toBe("Not found: /it's here")
     expect(typeset('Napisz na a@w.pl w sprawie', 'pl')).toBe(nb('Napisz na a@w.pl w_sprawie'))
     expect(typeset('Zobacz https://example.com/a i b', 'pl')).toBe(
       nb('Zobacz https://example.com/a i_b'),
@@ -81,26 +98,34 @@ describe('typeset', () => {
   const token = fc.constantFrom(
     ...['w', 'i', 'A', 'z.', 'B.', '§', '§§', 'Art.', 'art.', 'Abs.', 'ust.', 'lit.', 'f', 'Nr.'],
     ...['5', '40', '2,5', '%', '€', 'Mio.', 'mln', 'r.', 'Uhr', 's', 'GB', '…', 'domu', 'Tage'],
-    ...['a@w.pl', 'https://x.de/w', '{{x}}', '/pl/a', '-', '(', '.', ',', 'M'],
+    ...['a@w.pl', 'https://x.de/w', '{{x}}', '/pl/a', '-', '(', '.', ',', 'M', "'", "it's", '’'],
   )
   const separator = fc.constantFrom(' ', ' ', ' ', NBSP, '', '  ')
   const text = fc
     .array(fc.tuple(token, separator), { maxLength: 12 })
     .map((parts) => parts.flat().join(''))
 
-  it.each(LOCALES)('in %s, only binds spaces and changes nothing the second time', (locale) => {
-    fc.assert(
-      fc.property(text, (input) => {
-        const once = typeset(input, locale)
-        expect(typeset(once, locale)).toBe(once)
-        expect(once.length).toBe(input.length)
-        for (let index = 0; index < input.length; index++) {
-          if (once[index] !== input[index]) expect([input[index], once[index]]).toEqual([' ', NBSP])
-        }
-      }),
-      { numRuns: 2000 },
-    )
-  })
+  it.each(LOCALES)(
+    'in %s, only binds spaces, curls apostrophes and changes nothing the second time',
+    (locale) => {
+      fc.assert(
+        fc.property(text, (input) => {
+          const once = typeset(input, locale)
+          expect(typeset(once, locale)).toBe(once)
+          expect(once.length).toBe(input.length)
+          for (let index = 0; index < input.length; index++) {
+            if (once[index] !== input[index]) {
+              expect([
+                [' ', NBSP],
+                ["'", '’'],
+              ]).toContainEqual([input[index], once[index]])
+            }
+          }
+        }),
+        { numRuns: 2000 },
+      )
+    },
+  )
 })
 
 describe('the typeset post-processor', () => {
@@ -143,6 +168,9 @@ describe('the typeset post-processor', () => {
     const t = i18n.getFixedT('pl', 'common')
     expect(t('errors.notFoundMessage', { path: '/pl/a w b' })).toBe(
       'Nie znaleziono strony: /pl/a w b',
+    )
+    expect(t('errors.notFoundMessage', { path: "/pl/it's" })).toBe(
+      "Nie znaleziono strony: /pl/it's",
     )
   })
 })
