@@ -58,6 +58,18 @@ export const CONDITIONAL_PRIVACY_SECTIONS: Partial<
   Record<(typeof PRIVACY_SECTIONS)[number], (facts: PolicyFacts) => boolean>
 > = { cdn: (facts) => facts.hasCdn }
 
+/**
+ * Cookie-policy sections whose text differs with a CDN: with `CDN_URL` set, the page shows
+ * this key's text instead of the section's own.
+ */
+const COOKIE_TEXTS_WITH_CDN = { noTracking: 'sections.noTrackingWithCdn' } as const
+export const COOKIE_SECTION_TEXTS_WITH_CDN: Partial<
+  Record<
+    (typeof COOKIE_POLICY_SECTIONS)[number],
+    (typeof COOKIE_TEXTS_WITH_CDN)[keyof typeof COOKIE_TEXTS_WITH_CDN]
+  >
+> = COOKIE_TEXTS_WITH_CDN
+
 /** The processors the privacy policy lists: the CDN only when one is configured. */
 export function processors(facts: PolicyFacts): readonly ('hosting' | 'mail' | 'cdn')[] {
   return facts.hasCdn ? ['hosting', 'mail', 'cdn'] : ['hosting', 'mail']

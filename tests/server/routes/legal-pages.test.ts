@@ -5,6 +5,7 @@ import { COMPANY } from '#shared/company.ts'
 import { LOCALES, localizePath, type Locale } from '#shared/locales.ts'
 import { page as pageOf } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { texts } from '#tests/helpers/locales.ts'
 
 /** Words as a pattern that accepts any space between them (the typography adds no-break ones). */
 function words(text: string): RegExp {
@@ -103,9 +104,31 @@ describe('the privacy policy states what this deployment does', () => {
 
 describe('the cookie policy lists everything the site stores in the browser', () => {
   let app: FastifyInstance
+  let withCdn: FastifyInstance
   beforeAll(async () => {
     app = await site()
+    withCdn = await site({ CDN_URL: 'https://cdn.modernwerk.example' })
   })
+
+  it.each(LOCALES)(
+    'says the browser contacts the CDN only when one is configured (%s)',
+    async (locale) => {
+      const cdnName = COMPANY.cdn.provider
+      const without = await text(app, 'cookie-policy', locale)
+      const withIt = await text(withCdn, 'cookie-policy', locale)
+      expect(without).not.toContain(cdnName)
+      expect(withIt).toContain(cdnName)
+      // The plain text's last sentence ("… does not contact any external service …") is not
+      // said where it would be false.
+      const plain = texts(locale, 'cookies') as {
+        sections: { noTracking: { paragraphs: string[] } }
+      }
+      const claim = plain.sections.noTracking.paragraphs.at(-1)?.split('; ').at(-1) ?? ''
+      expect(claim.length).toBeGreaterThan(20)
+      expect(without).toMatch(words(claim.replaceAll("'", '’')))
+      expect(withIt).not.toMatch(words(claim.replaceAll("'", '’')))
+    },
+  )
 
   it.each(LOCALES)('one row per entry of the storage table (%s)', async (locale) => {
     const body = (await app.inject(localizePath(locale, '/cookie-policy'))).body
