@@ -7,7 +7,7 @@ const FAILING = `http://127.0.0.1:${process.env.E2E_FAILING_PORT ?? 18302}`
 const SUCCESS = {
   en: 'Thank you! Your message has been sent successfully.',
   de: 'Vielen Dank! Ihre Nachricht wurde erfolgreich gesendet.',
-  pl: 'Dziękujemy! Twoja wiadomość została wysłana pomyślnie.',
+  pl: 'Dziękujemy! Wiadomość została wysłana.',
 } as const
 
 const FORMS = [

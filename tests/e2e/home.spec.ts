@@ -9,7 +9,7 @@ const HOME = [
     cta: 'Start your modernization',
   },
   { path: '/de', lang: 'de', heading: /Moderne IT/, cta: 'Modernisierung starten' },
-  { path: '/pl', lang: 'pl', heading: /Nowoczesne IT/, cta: 'Rozpocznij modernizację' },
+  { path: '/pl', lang: 'pl', heading: /Nowoczesne IT/, cta: 'Pierwszy krok do modernizacji' },
 ] as const
 
 for (const { path, lang, heading, cta } of HOME) {
