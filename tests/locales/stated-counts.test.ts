@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { LOCALES, type Locale } from '#shared/locales.ts'
+import { SERVICES, serviceNamespace } from '#shared/services.ts'
+import { get, texts, type Json } from '#tests/helpers/locales.ts'
+
+/**
+ * Sentences that state how many of something a table holds ("Six services, one team …") are
+ * written out in words, which no formatter can produce. Each is listed here with the count it
+ * states, so a service added to `SERVICES` (or a capability to its page) fails this test until
+ * the sentences say the new number in every language.
+ */
+const NUMBER_WORDS: Record<Locale, readonly string[]> = {
+  en: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'],
+  de: ['null', 'ein', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn'],
+  pl: [
+    'zero',
+    'jeden',
+    'dwa',
+    'trzy',
+    'cztery',
+    'pięć',
+    'sześć',
+    'siedem',
+    'osiem',
+    'dziewięć',
+    'dziesięć',
+  ],
+}
+
+const STATED_COUNTS: { key: string; count: (locale: Locale) => number }[] = [
+  { key: 'services:hero.title', count: () => SERVICES.length },
+  { key: 'home:services.intro', count: () => SERVICES.length },
+  {
+    key: `${serviceNamespace('security-compliance')}:capabilities.intro`,
+    count: (locale) =>
+      Object.keys(
+        get(texts(locale, serviceNamespace('security-compliance')), 'capabilities.items') as Record<
+          string,
+          Json
+        >,
+      ).length,
+  },
+]
+
+function wordsOf(text: string): string[] {
+  return text.toLocaleLowerCase().split(/[^\p{L}]+/u)
+}
+
+describe('sentences that state a count say the count of the table', () => {
+  for (const locale of LOCALES) {
+    it.each(STATED_COUNTS)(`${locale}: $key`, ({ key, count }) => {
+      const [namespace = '', path = ''] = key.split(':')
+      const text = get(texts(locale, namespace), path)
+      expect(typeof text).toBe('string')
+      const stated = wordsOf(String(text)).filter((word) => NUMBER_WORDS[locale].includes(word))
+      // The first number word is the count ("Six services, one team …").
+      expect(stated[0]).toBe(NUMBER_WORDS[locale][count(locale)])
+    })
+  }
+})
