@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { LOCALES, type Locale } from '#shared/locales.ts'
+import { LOCALE_INFO, LOCALES, type Locale } from '#shared/locales.ts'
 import { SERVICES, serviceNamespace } from '#shared/services.ts'
 import { get, texts, type Json } from '#tests/helpers/locales.ts'
 
@@ -55,6 +55,23 @@ describe('sentences that state a count say the count of the table', () => {
       const stated = wordsOf(String(text)).filter((word) => NUMBER_WORDS[locale].includes(word))
       // The first number word is the count ("Six services, one team …").
       expect(stated[0]).toBe(NUMBER_WORDS[locale][count(locale)])
+    })
+  }
+})
+
+/** Sentences that name the languages the site is published in (the locale table). */
+const STATED_LANGUAGES = ['terms:sections.law.paragraphs.2'] as const
+
+describe('sentences that name the site’s languages name every locale', () => {
+  for (const locale of LOCALES) {
+    it.each(STATED_LANGUAGES)(`${locale}: %s`, (key) => {
+      const [namespace = '', path = ''] = key.split(':')
+      const text = String(get(texts(locale, namespace), path)).toLocaleLowerCase(locale)
+      const names = new Intl.DisplayNames([LOCALE_INFO[locale].iso], { type: 'language' })
+      for (const language of LOCALES) {
+        // "German", "deutscher", "niemieckim": the name as a word or the stem of its adjective.
+        expect(text).toContain(names.of(language)?.toLocaleLowerCase(locale))
+      }
     })
   }
 })
