@@ -5,6 +5,9 @@ import {
   PRIVACY_SECTIONS,
   processors,
 } from '#shared/legal.ts'
+import { CONTACT_FIELDS } from '#shared/contact-fields.ts'
+import { LOCALE_INFO } from '#shared/locales.ts'
+import { typeset } from '#shared/typography.ts'
 import { useApp } from '../app-context.tsx'
 import type { ScreenPage } from '#shared/pages.ts'
 import { LegalDocument } from '../components/legal-document.tsx'
@@ -13,15 +16,29 @@ import { legalSections, usePolicyValues } from '../components/legal-sections.ts'
 
 /**
  * `/privacy-policy`: what the site processes, on which legal basis, for how long, and the
- * visitor's rights. Periods, limits and processors come from this deployment's settings.
+ * visitor's rights. Periods, limits and processors come from this deployment's settings; the
+ * form's fields from the form's field table.
  */
 export function PrivacyPage({ page }: ScreenProps<ScreenPage<'privacy'>>) {
   const { t } = useTranslation('privacy')
-  const { policy } = useApp()
+  const { t: tCommon } = useTranslation('common')
+  const { locale, policy } = useApp()
   const values = usePolicyValues()
+  // "your name, your e-mail address, your company (optional), …": every field the contact
+  // form has, typeset as a whole since a value passed to t() is left as it is.
+  const formFields = typeset(
+    new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
+      CONTACT_FIELDS.map(({ name, isRequired }) =>
+        isRequired
+          ? t(`formFields.${name}`)
+          : `${t(`formFields.${name}`)} (${tCommon('form.optional')})`,
+      ),
+    ),
+    locale,
+  )
   const shown = PRIVACY_SECTIONS.filter((id) => CONDITIONAL_PRIVACY_SECTIONS[id]?.(policy) ?? true)
   const sections = legalSections(shown, (id) => {
-    const texts = t(`sections.${id}`, { ...values, returnObjects: true })
+    const texts = t(`sections.${id}`, { ...values, formFields, returnObjects: true })
     if (id !== 'recipients') return texts
     const items = processors(policy).map((key) =>
       t(`sections.recipients.processors.${key}`, values),

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BROWSER_STORAGE, RELOAD_GUARD_KEY_PREFIX } from '#shared/browser-storage.ts'
 import { COMPANY } from '#shared/company.ts'
+import { CONTACT_FIELDS } from '#shared/contact-fields.ts'
 import { LOCALES, localizePath, type Locale } from '#shared/locales.ts'
 import { page as pageOf } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
@@ -143,5 +144,25 @@ describe('the cookie policy lists everything the site stores in the browser', ()
     expect(cookies).toMatch(words(STATED[locale].cookie))
     expect(cookies).toContain(RELOAD_GUARD_KEY_PREFIX)
     expect(cookies).not.toContain('{{')
+  })
+})
+
+describe('the privacy policy lists the contact form’s fields from the field table', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await site()
+  })
+
+  it.each(LOCALES)('every field of CONTACT_FIELDS, in the form’s order (%s)', async (locale) => {
+    const privacy = await text(app, 'privacy-policy', locale)
+    const nouns = texts(locale, 'privacy').formFields as Record<string, string>
+    let from = 0
+    for (const field of CONTACT_FIELDS) {
+      const noun = nouns[field.name]
+      expect(noun, `privacy:formFields.${field.name} in ${locale}`).toBeTruthy()
+      const match = words(String(noun).replaceAll("'", '’')).exec(privacy.slice(from))
+      expect(match, `${field.name} after the fields before it`).not.toBeNull()
+      from += (match?.index ?? 0) + (match?.[0].length ?? 0)
+    }
   })
 })
