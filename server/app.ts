@@ -27,7 +27,7 @@ import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { overloadPlugin } from './plugins/overload.ts'
 import { contactRoutes } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
-import { clientErrorRoutes } from './routes/client-errors.ts'
+import { CLIENT_ERROR_RATE_LIMIT, clientErrorRoutes } from './routes/client-errors.ts'
 import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
@@ -141,6 +141,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     contactRetentionDays: config.CONTACT_RETENTION_DAYS,
     rateLimit: { max: config.CONTACT_RATE_MAX, windowMs: config.CONTACT_RATE_WINDOW },
     hasCdn: config.CDN_URL !== undefined,
+    logRetentionDays: config.LOG_RETENTION_DAYS,
+    errorReportRateLimit: CLIENT_ERROR_RATE_LIMIT,
+    queueDiskBoundMs: config.REDIS_AOF_REWRITE_INTERVAL,
   })
 
   const isDevelopment = config.NODE_ENV === 'development'
