@@ -27,12 +27,13 @@ import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { overloadPlugin } from './plugins/overload.ts'
 import { contactRoutes } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
-import { clientErrorRoutes } from './routes/client-errors.ts'
+import { CLIENT_ERROR_RATE_LIMIT, clientErrorRoutes } from './routes/client-errors.ts'
 import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
 import { servePage, serveErrorPage } from './render/serve-page.ts'
 import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
+import { ExpiringRateLimitStore } from './services/rate-limit-store.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,6 +48,8 @@ declare module 'fastify' {
     pageCache: PageCache
     /** The settings the privacy policy states (retention, rate limit, CDN). */
     policyFacts: PolicyFacts
+    /** The rate limits' per-IP counters without Redis (with Redis they expire there). */
+    rateLimitStore: ExpiringRateLimitStore | null
   }
 }
 
@@ -138,6 +141,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     contactRetentionDays: config.CONTACT_RETENTION_DAYS,
     rateLimit: { max: config.CONTACT_RATE_MAX, windowMs: config.CONTACT_RATE_WINDOW },
     hasCdn: config.CDN_URL !== undefined,
+    logRetentionDays: config.LOG_RETENTION_DAYS,
+    errorReportRateLimit: CLIENT_ERROR_RATE_LIMIT,
+    queueDiskBoundMs: config.REDIS_AOF_REWRITE_INTERVAL,
   })
 
   const isDevelopment = config.NODE_ENV === 'development'
@@ -213,9 +219,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       buildCheckIntervalMs: config.BUILD_CHECK_INTERVAL_MS,
     },
   })
+  // The client IP is a rate-limit key for one window only: Redis expires it (PEXPIRE), and
+  // without Redis the store below drops it when the window ends (privacy policy).
+  const rateLimitStore = redis ? null : new ExpiringRateLimitStore()
+  app.decorate('rateLimitStore', rateLimitStore)
+  if (rateLimitStore) app.addHook('onClose', async () => rateLimitStore.clear())
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'modernwerk:rate-limit:', skipOnError: true } : {}),
+    ...(redis
+      ? { redis, nameSpace: 'modernwerk:rate-limit:', skipOnError: true }
+      : { store: rateLimitStore?.Store }),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',

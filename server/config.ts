@@ -105,6 +105,18 @@ export const ConfigSchema = z.object({
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
     .optional(),
+  /**
+   * With Redis: how often each replica has Redis rewrite its append-only file, so that what
+   * was deleted (delivered, purged or erased messages, expired rate-limit keys) leaves the
+   * disk within this; the privacy policy states it.
+   */
+  REDIS_AOF_REWRITE_INTERVAL: duration
+    .refine((ms) => ms >= 1_000 && ms <= 86_400_000, {
+      error: 'must be between 1 second and 24 hours',
+    })
+    .default(3_600_000),
+  /** Days the platform's log collection keeps the app's log; the privacy policy states it. */
+  LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
 })
 
 export type Config = Readonly<z.infer<typeof ConfigSchema>>

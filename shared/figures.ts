@@ -57,8 +57,6 @@ export const FIGURES = {
   dataProtectionOfficerPersons: 20,
 
   // This website and its contracts.
-  /** Server logs are deleted after this many days (privacy policy). */
-  logRetentionDays: 14,
   /** Bits of an IPv6 address dropped before it is logged (server/services/ip-addresses.ts). */
   ipv6DroppedBits: 80,
   /** Terms: notice for monthly plans, days in default before suspension, export period. */

@@ -86,6 +86,15 @@ export type PolicyFacts = {
   rateLimit: { max: number; windowMs: number }
   /** `CDN_URL` is set: the policy names the CDN of the company facts as a processor. */
   hasCdn: boolean
+  /** `LOG_RETENTION_DAYS`: the platform's log collection deletes the app's log after this. */
+  logRetentionDays: number
+  /** The error-report beacon's limit per client IP and window (ms), fixed in its route. */
+  errorReportRateLimit: { max: number; windowMs: number }
+  /**
+   * `REDIS_AOF_REWRITE_INTERVAL` (ms): what was deleted leaves the queue's disk within this
+   * (Redis's append-only file is rewritten); without Redis, deletions are immediate.
+   */
+  queueDiskBoundMs: number
 }
 
 /** ISO dates, shown in each locale's own format. */

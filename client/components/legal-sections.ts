@@ -45,6 +45,10 @@ export function usePolicyValues() {
     retentionPeriod: period({ count: policy.contactRetentionDays, unit: 'days' }),
     rateLimitMax: policy.rateLimit.max,
     rateLimitWindow: period(periodOf(policy.rateLimit.windowMs)),
+    errorReportMax: policy.errorReportRateLimit.max,
+    errorReportWindow: period(periodOf(policy.errorReportRateLimit.windowMs)),
+    queueDiskBound: period(periodOf(policy.queueDiskBoundMs)),
+    logRetentionDays: policy.logRetentionDays,
     cookieLifetime: period({ count: COOKIE_DAYS, unit: 'days' }),
   }
 }

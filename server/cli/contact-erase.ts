@@ -1,6 +1,7 @@
 // `npm run contact:erase -- --email ADDRESS`: erasure on request (GDPR Art. 17, README,
 // Retention and erasure). Removes every contact message from that sender the site still
-// stores: the outbox folder (`OUTBOX_DIR`) and, with `REDIS_URL`, the queue in every state.
+// stores: the outbox folder (`OUTBOX_DIR`) and, with `REDIS_URL`, the queue in every state,
+// then has Redis rewrite its append-only file so they leave its disk at once.
 // Prints how many; the address itself is never printed or logged. In a pod:
 // `kubectl exec deploy/<name> -- node server/cli/contact-erase.ts --email ADDRESS`.
 import { resolve } from 'node:path'
@@ -41,6 +42,15 @@ if (config.REDIS_URL) {
     await queue.queue.waitUntilReady()
     const { erased, busy } = await queue.eraseSender(email)
     console.log(`Redis queue: ${erased} message(s) erased.`)
+    // Until Redis rewrites its append-only file, the erased messages are still in it.
+    if (erased > 0) {
+      const outcome = await queue.rewriteAppendOnlyFile()
+      console.log(
+        outcome === 'rewritten'
+          ? 'Redis queue: append-only file rewritten; the erased messages are off its disk.'
+          : 'Redis queue: Redis keeps no append-only file; nothing on its disk to rewrite.',
+      )
+    }
     if (busy > 0) {
       console.log(
         `Redis queue: ${busy} message(s) were being delivered and could not be erased; ` +

@@ -169,7 +169,22 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       void checkRedisDurability(config.REDIS_URL, app.log)
       // Switching from the file outbox: what waits in the folder moves into the queue.
       const migration = migrateFileOutbox(outbox, redisQueue, app.log)
+      // What was deleted leaves Redis's disk too, within REDIS_AOF_REWRITE_INTERVAL: until a
+      // rewrite the append-only file keeps every command (README, Retention and erasure).
+      let isRewriting = false
+      const rewrites = setInterval(() => {
+        if (isRewriting) return
+        isRewriting = true
+        redisQueue
+          .rewriteAppendOnlyFile()
+          .catch((error: unknown) =>
+            app.log.warn({ err: error }, 'Redis append-only file not rewritten, retrying later'),
+          )
+          .finally(() => (isRewriting = false))
+      }, config.REDIS_AOF_REWRITE_INTERVAL)
+      rewrites.unref()
       app.addHook('onClose', async () => {
+        clearInterval(rewrites)
         migration.stop()
         await redisQueue.close()
         transport?.close()

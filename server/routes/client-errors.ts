@@ -12,6 +12,12 @@ const BeaconSchema = z.strictObject({
 })
 
 /**
+ * Reports per client IP and window; the privacy policy states both (`PolicyFacts`), and the
+ * address is forgotten when the window ends, as with the contact form.
+ */
+export const CLIENT_ERROR_RATE_LIMIT = { max: 10, windowMs: 60_000 } as const
+
+/**
  * `POST /api/client-errors`: the browser reports a failed chunk or start-up so ops see version
  * skew in the logs. Small, rate limited, no personal data: kind, page path and build id only
  * (anything else in the body is refused with 400 by the schema).
@@ -21,7 +27,12 @@ export const clientErrorRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/client-errors',
     {
       bodyLimit: 1024,
-      config: { rateLimit: { max: 10, timeWindow: 60_000 } },
+      config: {
+        rateLimit: {
+          max: CLIENT_ERROR_RATE_LIMIT.max,
+          timeWindow: CLIENT_ERROR_RATE_LIMIT.windowMs,
+        },
+      },
       schema: { body: BeaconSchema },
     },
     async (request, reply) => {

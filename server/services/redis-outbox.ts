@@ -91,6 +91,8 @@ export class RedisOutbox {
   readonly queue: Queue<QueuedMessage>
   readonly #worker: Worker<QueuedMessage> | null
   readonly #connections: Redis[] = []
+  /** The connection the queue writes on (commands to Redis itself go here too). */
+  readonly #producer: Redis
   readonly #log: DeliveryLog
   /** Deliveries in progress in this process. */
   #active = 0
@@ -99,6 +101,7 @@ export class RedisOutbox {
     const { url, send, log, counters, firstRetryMs, lockMs = 10_000 } = options
     this.#log = log
     const producer = failFastRedis(url)
+    this.#producer = producer
     this.#connections.push(producer)
     this.queue = new Queue<QueuedMessage>(QUEUE_NAME, {
       connection: producer,
@@ -243,6 +246,47 @@ export class RedisOutbox {
       if (oldest === null || time < oldest) oldest = time
     }
     return oldest
+  }
+
+  /**
+   * Has Redis rewrite its append-only file and waits until it is done (at most `timeoutMs`),
+   * so that what was deleted leaves the disk too: until a rewrite the AOF keeps every command,
+   * the message a delivery reduced or an erasure removed included. Nothing to do without AOF.
+   * A rewrite already running started before what was just deleted: it is waited for, and
+   * then another one is started.
+   */
+  async rewriteAppendOnlyFile(timeoutMs = 60_000): Promise<'rewritten' | 'no-aof'> {
+    const client = this.#producer
+    const started = Date.now()
+    const persistence = async () => {
+      const fields = new Map<string, string>()
+      for (const line of (await client.info('persistence')).split(/\r?\n/)) {
+        const [name, value] = line.split(':')
+        if (name && value !== undefined) fields.set(name, value.trim())
+      }
+      return fields
+    }
+    const isBusy = (fields: Map<string, string>) =>
+      fields.get('aof_rewrite_in_progress') === '1' || fields.get('aof_rewrite_scheduled') === '1'
+    const settle = async () => {
+      while (isBusy(await persistence())) {
+        if (Date.now() - started > timeoutMs) throw new Error('Redis AOF rewrite still running')
+        await sleep(100)
+      }
+    }
+    if ((await persistence()).get('aof_enabled') !== '1') return 'no-aof'
+    await settle()
+    const before = Number((await persistence()).get('aof_rewrites') ?? 0)
+    await client.call('BGREWRITEAOF')
+    await settle()
+    const after = await persistence()
+    if (
+      after.get('aof_last_bgrewrite_status') !== 'ok' ||
+      Number(after.get('aof_rewrites')) <= before
+    ) {
+      throw new Error('Redis AOF rewrite failed (INFO persistence: aof_last_bgrewrite_status)')
+    }
+    return 'rewritten'
   }
 
   /** Jobs by state, for the metrics. */

@@ -64,6 +64,8 @@ export async function startRedis({ durable = false }: RedisOptions = {}) {
   await start()
   return {
     url: `redis://127.0.0.1:${port}`,
+    /** Redis's data folder (`--dir`): the append-only files are in `appendonlydir/`. */
+    dir,
     start,
     stop,
     /** Stop for good and remove the data folder. */

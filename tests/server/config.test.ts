@@ -40,6 +40,10 @@ describe('loadConfig', () => {
     ['MAX_EVENT_LOOP_DELAY_MS', '-1'],
     ['MAX_EVENT_LOOP_DELAY_MS', '1.5'],
     ['MAX_EVENT_LOOP_DELAY_MS', 'fast'],
+    ['LOG_RETENTION_DAYS', '0'],
+    ['LOG_RETENTION_DAYS', '91'],
+    ['REDIS_AOF_REWRITE_INTERVAL', '500'],
+    ['REDIS_AOF_REWRITE_INTERVAL', '25 hours'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`))
@@ -49,6 +53,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '0' }).MAX_EVENT_LOOP_DELAY_MS).toBe(0)
     expect(loadConfig({ MAX_EVENT_LOOP_DELAY_MS: '250' }).MAX_EVENT_LOOP_DELAY_MS).toBe(250)
     expect(loadConfig({}).MAX_EVENT_LOOP_DELAY_MS).toBeUndefined()
+  })
+
+  it('reads the bounds the privacy policy states: log retention and the Redis AOF rewrite', () => {
+    expect(loadConfig({})).toMatchObject({
+      LOG_RETENTION_DAYS: 14,
+      REDIS_AOF_REWRITE_INTERVAL: 3_600_000,
+    })
+    expect(
+      loadConfig({ LOG_RETENTION_DAYS: '30', REDIS_AOF_REWRITE_INTERVAL: '15 minutes' }),
+    ).toMatchObject({ LOG_RETENTION_DAYS: 30, REDIS_AOF_REWRITE_INTERVAL: 900_000 })
   })
 
   it('reads TRUST_PROXY as a hop count or an address list', () => {

@@ -42,13 +42,32 @@ async function text(app: FastifyInstance, id: 'privacy-policy' | 'cookie-policy'
 
 /** What each language says for the settings below, spelled out here, not computed. */
 const STATED = {
-  en: { retention: '12 days', window: '1 hour', max: 'up to 3 per 1 hour', cookie: '365 days' },
-  de: { retention: '12 Tage', window: '1 Stunde', max: 'Bis zu 3 je 1 Stunde', cookie: '365 Tage' },
+  en: {
+    retention: '12 days',
+    window: '1 hour',
+    max: 'up to 3 per 1 hour',
+    cookie: '365 days',
+    logs: 'deletes it automatically after 9 days',
+    errorReports: 'up to 10 per 1 minute',
+    queueDisk: 'no more than 2 hours later',
+  },
+  de: {
+    retention: '12 Tage',
+    window: '1 Stunde',
+    max: 'Bis zu 3 je 1 Stunde',
+    cookie: '365 Tage',
+    logs: 'nach 9 Tagen automatisch löscht',
+    errorReports: 'bis zu 10 je 1 Minute',
+    queueDisk: 'spätestens 2 Stunden danach',
+  },
   pl: {
     retention: '12 dni',
     window: '1 godzinę',
     max: 'do 3 wiadomości na 1 godzinę',
     cookie: '365 dni',
+    logs: 'usuwa go po 9 dniach',
+    errorReports: 'do 10 zgłoszeń na 1 minutę',
+    queueDisk: 'okresu wynoszącego 2 godziny',
   },
 } as const
 
@@ -62,13 +81,15 @@ describe('the privacy policy states what this deployment does', () => {
       CONTACT_RETENTION_DAYS: '12',
       CONTACT_RATE_MAX: '3',
       CONTACT_RATE_WINDOW: '1 hour',
+      LOG_RETENTION_DAYS: '9',
+      REDIS_AOF_REWRITE_INTERVAL: '2 hours',
     })
     withCdn = await site({ CDN_URL: 'https://cdn.modernwerk.example' })
     plain = await site()
   })
 
   it.each(LOCALES)(
-    'retention, rate limit and cookie lifetime from the settings (%s)',
+    'retention, rate limits, log and queue-disk bounds and cookie lifetime from the settings (%s)',
     async (locale) => {
       const privacy = await text(configured, 'privacy-policy', locale)
       const stated = STATED[locale]
@@ -76,6 +97,9 @@ describe('the privacy policy states what this deployment does', () => {
       expect(privacy).toMatch(words(stated.window))
       expect(privacy).toMatch(words(stated.max))
       expect(privacy).toMatch(words(stated.cookie))
+      expect(privacy).toMatch(words(stated.logs))
+      expect(privacy).toMatch(words(stated.errorReports))
+      expect(privacy).toMatch(words(stated.queueDisk))
       expect(privacy).not.toContain('{{')
       // The defaults: 30 days and 15 minutes.
       const defaults = await text(plain, 'privacy-policy', locale)

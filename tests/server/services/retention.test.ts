@@ -296,6 +296,8 @@ describe.skipIf(!hasRedisServer())('retention and erasure with Redis', { timeout
     expect(stdout).toContain('Outbox folder')
     expect(stdout).toMatch(/Outbox folder .*: 2 message\(s\) erased/)
     expect(stdout).toContain('Redis queue: 2 message(s) erased.')
+    // This suite's Redis keeps no append-only file (redis-disk.test.ts covers one that does).
+    expect(stdout).toContain('Redis keeps no append-only file')
     expect(stdout.toLowerCase()).not.toContain(ALICE.email)
 
     // Bob's messages are untouched, Alice's are nowhere.
