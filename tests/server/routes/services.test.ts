@@ -22,20 +22,23 @@ function h1Count(body: string) {
 }
 
 describe('services overview', () => {
-  it.each(LOCALES)('/services in %s lists every service of the table with its link', async (locale) => {
-    const copy = texts(locale, 'services')
-    const response = await app.inject({ method: 'GET', url: localizePath(locale, '/services') })
-    expect(response.statusCode).toBe(200)
-    expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'), locale)}</title>`)
-    expect(h1Count(response.body)).toBe(1)
-    expect(response.body).toContain(html(get(copy, 'hero.title'), locale))
-    for (const { slug } of SERVICES) {
-      const card = texts(locale, serviceNamespace(slug))
-      expect(response.body).toContain(`href="${localizePath(locale, servicePath(slug))}"`)
-      expect(response.body).toContain(html(get(card, 'card.name'), locale))
-      expect(response.body).toContain(html(get(card, 'card.summary'), locale))
-    }
-  })
+  it.each(LOCALES)(
+    '/services in %s lists every service of the table with its link',
+    async (locale) => {
+      const copy = texts(locale, 'services')
+      const response = await app.inject({ method: 'GET', url: localizePath(locale, '/services') })
+      expect(response.statusCode).toBe(200)
+      expect(response.body).toContain(`<title>${html(get(copy, 'meta.title'), locale)}</title>`)
+      expect(h1Count(response.body)).toBe(1)
+      expect(response.body).toContain(html(get(copy, 'hero.title'), locale))
+      for (const { slug } of SERVICES) {
+        const card = texts(locale, serviceNamespace(slug))
+        expect(response.body).toContain(`href="${localizePath(locale, servicePath(slug))}"`)
+        expect(response.body).toContain(html(get(card, 'card.name'), locale))
+        expect(response.body).toContain(html(get(card, 'card.summary'), locale))
+      }
+    },
+  )
 })
 
 describe('service pages', () => {
