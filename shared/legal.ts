@@ -70,6 +70,21 @@ export const COOKIE_SECTION_TEXTS_WITH_CDN: Partial<
   >
 > = COOKIE_TEXTS_WITH_CDN
 
+/**
+ * What rests on Art. 6 (1) (f) GDPR, as the privacy policy's objection section names it
+ * (`privacy:objectionGrounds`): the CDN only when one is configured.
+ */
+export function objectionGrounds(facts: PolicyFacts) {
+  return [
+    'serverLogs',
+    'contactRateLimit',
+    'errorReportRateLimit',
+    ...(facts.hasCdn ? (['cdn'] as const) : []),
+    'languageCookie',
+    'inquiries',
+  ] as const
+}
+
 /** The processors the privacy policy lists: the CDN only when one is configured. */
 export function processors(facts: PolicyFacts): readonly ('hosting' | 'mail' | 'cdn')[] {
   return facts.hasCdn ? ['hosting', 'mail', 'cdn'] : ['hosting', 'mail']

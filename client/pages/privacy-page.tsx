@@ -2,6 +2,7 @@ import { useTranslation } from '../texts.tsx'
 import {
   CONDITIONAL_PRIVACY_SECTIONS,
   LEGAL_UPDATED,
+  objectionGrounds as objectionGroundsOf,
   PRIVACY_SECTIONS,
   processors,
 } from '#shared/legal.ts'
@@ -24,21 +25,31 @@ export function PrivacyPage({ page }: ScreenProps<ScreenPage<'privacy'>>) {
   const { t: tCommon } = useTranslation('common')
   const { locale, policy } = useApp()
   const values = usePolicyValues()
-  // "your name, your e-mail address, your company (optional), …": every field the contact
-  // form has, typeset as a whole since a value passed to t() is left as it is.
-  const formFields = typeset(
-    new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
-      CONTACT_FIELDS.map(({ name, isRequired }) =>
-        isRequired
-          ? t(`formFields.${name}`)
-          : `${t(`formFields.${name}`)} (${tCommon('form.optional')})`,
-      ),
+  // Lists in the language ("a, b and c"), typeset as a whole, since a value passed to t() is
+  // left as it is: every field the contact form has, and what rests on Art. 6 (1) (f) GDPR.
+  const list = (items: string[]) =>
+    typeset(
+      new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(items),
+      locale,
+    )
+  const formFields = list(
+    CONTACT_FIELDS.map(({ name, isRequired }) =>
+      isRequired
+        ? t(`formFields.${name}`)
+        : `${t(`formFields.${name}`)} (${tCommon('form.optional')})`,
     ),
-    locale,
+  )
+  const objectionGrounds = list(
+    objectionGroundsOf(policy).map((key) => t(`objectionGrounds.${key}`)),
   )
   const shown = PRIVACY_SECTIONS.filter((id) => CONDITIONAL_PRIVACY_SECTIONS[id]?.(policy) ?? true)
   const sections = legalSections(shown, (id) => {
-    const texts = t(`sections.${id}`, { ...values, formFields, returnObjects: true })
+    const texts = t(`sections.${id}`, {
+      ...values,
+      formFields,
+      objectionGrounds,
+      returnObjects: true,
+    })
     if (id !== 'recipients') return texts
     const items = processors(policy).map((key) =>
       t(`sections.recipients.processors.${key}`, values),

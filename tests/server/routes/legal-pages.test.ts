@@ -54,7 +54,7 @@ const STATED = {
   de: {
     retention: '12 Tage',
     window: '1 Stunde',
-    max: 'Bis zu 3 je 1 Stunde',
+    max: 'höchstens 3 Nachrichten je 1 Stunde',
     cookie: '365 Tage',
     logs: 'nach 9 Tagen automatisch löscht',
     errorReports: 'bis zu 10 je 1 Minute',
@@ -118,6 +118,18 @@ describe('the privacy policy states what this deployment does', () => {
       const withIt = await text(withCdn, 'privacy-policy', locale)
       // Its own section and its entry among the processors.
       expect(withIt.split(cdnName).length - 1).toBeGreaterThanOrEqual(3)
+      // And among what rests on Art. 6 (1) (f), which the right to object names.
+      const grounds = texts(locale, 'privacy').objectionGrounds as Record<string, string>
+      expect(withIt).toMatch(words(String(grounds.cdn)))
+      expect(without).not.toMatch(words(String(grounds.cdn)))
+      for (const key of [
+        'serverLogs',
+        'contactRateLimit',
+        'errorReportRateLimit',
+        'languageCookie',
+      ]) {
+        expect(without).toMatch(words(String(grounds[key])))
+      }
       const body = (await withCdn.inject(localizePath(locale, '/privacy-policy'))).body
       expect(body).toContain('id="cdn"')
       expect((await plain.inject(localizePath(locale, '/privacy-policy'))).body).not.toContain(
