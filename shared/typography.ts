@@ -12,7 +12,8 @@ import { LOCALES, type Locale } from './locales.ts'
  * - every language: `don't`, `company's`, `days'` are written with ’; a number and the unit
  *   or sign after it (`40 %`, `2,5 s`, `10 GB`), `§`, `§§` and the language's reference
  *   abbreviations before their number or letter (`Art. 6`, `lit. f`), and a space before an
- *   ellipsis (`Wird gesendet …`);
+ *   ellipsis (`Wird gesendet …`) or a spaced dash (`ein Team – von …`), so neither starts a
+ *   line;
  * - English: `Art.`, `No.`, `p.`, `pp.`, `section(s)`; the parts of a citation after its
  *   number (`Art. 6 (1) (f)`);
  * - German: `Abs.`, `Art.`, `Nr.`, `S.`, `Ziff.`, `lit.`; the units `Uhr`, `Tsd.`, `Mio.`,
@@ -75,7 +76,7 @@ const RULES = new Map<string, RegExp>(
         [
           `\\d (?=(?:${units})(?![\\p{L}\\p{N}]))`,
           `(?:§§?|${before}) (?=\\p{N}|[a-z](?![\\p{L}\\p{N}]))`,
-          ' (?=…)',
+          ' (?=…|[–—] )',
           ...(own ? [own] : []),
         ].join('|'),
         'gu',

@@ -69,6 +69,9 @@ describe('typeset', () => {
     ],
     ['en', "the '90s and 'quotes'", "the '90s and 'quotes’"],
     ['de', "Wie geht's?", 'Wie geht’s?'],
+    // A spaced dash never starts a line; a hyphen or a range dash is left alone.
+    ['pl', 'Jeden zespół – od pierwszej analizy', 'Jeden zespół_– od pierwszej analizy'],
+    ['de', 'Mo–Fr, Hin- und Herschieben', 'Mo–Fr, Hin- und Herschieben'],
   ])('%s: %s', (locale, text, expected) => {
     expect(typeset(text, locale)).toBe(nb(expected))
   })
@@ -98,7 +101,21 @@ describe('typeset', () => {
   const token = fc.constantFrom(
     ...['w', 'i', 'A', 'z.', 'B.', '§', '§§', 'Art.', 'art.', 'Abs.', 'ust.', 'lit.', 'f', 'Nr.'],
     ...['5', '40', '2,5', '%', '€', 'Mio.', 'mln', 'r.', 'Uhr', 's', 'GB', '…', 'domu', 'Tage'],
-    ...['a@w.pl', 'https://x.de/w', '{{x}}', '/pl/a', '-', '(', '.', ',', 'M', "'", "it's", '’'],
+    ...[
+      'a@w.pl',
+      'https://x.de/w',
+      '{{x}}',
+      '/pl/a',
+      '-',
+      '–',
+      '(',
+      '.',
+      ',',
+      'M',
+      "'",
+      "it's",
+      '’',
+    ],
   )
   const separator = fc.constantFrom(' ', ' ', ' ', NBSP, '', '  ')
   const text = fc
