@@ -23,13 +23,18 @@ type StoreOptions = FastifyRateLimitOptions & {
  * `exponentialBackoff` would stretch a window beyond what the policy states, and are refused.
  */
 export class ExpiringRateLimitStore {
-  /** Every route's counters, keyed `<route>\n<client key>`. */
+  /** Every route's counters, keyed `<route>\n<client key>`, oldest window first. */
   readonly #counters = new Map<string, Counter>()
 
   /** The store class to pass as the plugin's `store` option. */
   readonly Store: FastifyRateLimitStoreCtor
 
-  constructor() {
+  /**
+   * `maxEntries` bounds the memory a flood from many addresses can take: when it is reached,
+   * the oldest window is forgotten early (never kept longer), as the plugin's own store does
+   * with its 5,000 entries.
+   */
+  constructor(maxEntries = 50_000) {
     const counters = this.#counters
     class RouteStore implements FastifyRateLimitStore {
       readonly #scope: string
@@ -52,6 +57,13 @@ export class ExpiringRateLimitStore {
           counter = undefined
         }
         if (!counter) {
+          if (counters.size >= maxEntries) {
+            const [oldestId, oldest] = counters.entries().next().value ?? []
+            if (oldestId !== undefined && oldest) {
+              clearTimeout(oldest.timer)
+              counters.delete(oldestId)
+            }
+          }
           const timer = setTimeout(() => counters.delete(id), timeWindow)
           timer.unref()
           counter = { count: 0, endsAt: now + timeWindow, timer }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CLIENT_ERROR_RATE_LIMIT } from '#server/routes/client-errors.ts'
+import { ExpiringRateLimitStore } from '#server/services/rate-limit-store.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 
@@ -55,5 +56,20 @@ describe('per-IP rate-limit counters without Redis', { timeout: 30_000 }, () => 
     expect(keysOf(app)).toEqual([ADDRESS])
     vi.advanceTimersByTime(1)
     expect(keysOf(app)).toEqual([])
+  })
+})
+
+describe('the in-memory rate-limit store under a flood of addresses', () => {
+  it('forgets the oldest window early rather than growing without bound', () => {
+    const store = new ExpiringRateLimitStore(3)
+    const route = new store.Store({})
+    const counts: number[] = []
+    for (const address of ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4']) {
+      route.incr(address, (_error, result) => counts.push(result?.current ?? 0), 60_000, 5)
+    }
+    expect(store.keys()).toEqual(['198.51.100.2', '198.51.100.3', '198.51.100.4'])
+    expect(counts).toEqual([1, 1, 1, 1])
+    store.clear()
+    expect(store.keys()).toEqual([])
   })
 })
