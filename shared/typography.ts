@@ -76,7 +76,7 @@ const RULES = new Map<string, RegExp>(
         [
           `\\d (?=(?:${units})(?![\\p{L}\\p{N}]))`,
           `(?:§§?|${before}) (?=\\p{N}|[a-z](?![\\p{L}\\p{N}]))`,
-          ' (?=…|[–—] )',
+          ' (?=…|[–\\u2014] )',
           ...(own ? [own] : []),
         ].join('|'),
         'gu',

@@ -176,7 +176,8 @@ function planLine(locale: 'en' | 'de' | 'pl', plan: 'base' | 'standard' | 'enter
       tiers: { items: Record<string, { package: string; name: string }> }
     }
   const tier = read('service-managed-it').tiers.items[plan]
-  return `${read('mail').plan}: ${tier?.package} – ${tier?.name}`
+  // The typography binds the space before the dash (shared/typography.ts).
+  return `${read('mail').plan}: ${tier?.package}\u00a0– ${tier?.name}`
 }
 
 describe('the chosen package', () => {
