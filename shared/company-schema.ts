@@ -1,7 +1,10 @@
 import { z } from 'zod'
 import type { CompanyFacts } from './company.ts'
+import { LOCALES } from './locales.ts'
 
 const text = z.string().trim().min(1)
+/** A place named in every language of the site (`Record<Locale, string>`). */
+const placeName = z.strictObject(Object.fromEntries(LOCALES.map((locale) => [locale, text])))
 const time = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time like 9:00')
 
 /**
@@ -36,9 +39,9 @@ export const CompanyFactsSchema = z.strictObject({
     ),
     weekdays: z.strictObject({ opens: time, closes: time }),
   }),
-  hosting: z.strictObject({ provider: text, location: text }),
+  hosting: z.strictObject({ provider: text, location: placeName }),
   mailProvider: text,
-  cdn: z.strictObject({ provider: text, location: text }),
+  cdn: z.strictObject({ provider: text, location: placeName }),
   supervisoryAuthority: z.strictObject({ name: text, address: text }),
 })
 

@@ -1,3 +1,4 @@
+import type { Locale } from './locales.ts'
 import { TEAM } from './team.ts'
 import { typeset } from './typography.ts'
 
@@ -7,6 +8,18 @@ import { typeset } from './typography.ts'
  * The values are SAMPLES. `CompanyFactsSchema` (company-schema.ts) checks them when the server
  * starts and in the tests, so a typo stops the build rather than reaching the imprint.
  */
+/**
+ * A place as each language names it ("Frankfurt nad Menem" in Polish): running text uses the
+ * reader's name for a city. Postal addresses keep the German name the post office uses.
+ */
+type PlaceName = Readonly<Record<Locale, string>>
+
+const FRANKFURT: PlaceName = {
+  en: 'Frankfurt am Main',
+  de: 'Frankfurt am Main',
+  pl: 'Frankfurt nad Menem',
+}
+
 export const COMPANY = {
   brand: 'Modernwerk',
   legalName: 'Modernwerk Weber & Nowak IT-Beratung PartG',
@@ -30,10 +43,10 @@ export const COMPANY = {
   phone: '+49 30 1234567-0',
   /** Local times of the IANA zone: CET in winter, CEST in summer. */
   businessHours: { timeZone: 'Europe/Berlin', weekdays: { opens: '9:00', closes: '18:00' } },
-  hosting: { provider: 'Beispiel Rechenzentrum GmbH', location: 'Frankfurt am Main' },
+  hosting: { provider: 'Beispiel Rechenzentrum GmbH', location: FRANKFURT },
   mailProvider: 'Beispiel Mail GmbH',
   /** Named by the privacy policy as a processor only while `CDN_URL` is set. */
-  cdn: { provider: 'Beispiel CDN GmbH', location: 'Frankfurt am Main' },
+  cdn: { provider: 'Beispiel CDN GmbH', location: FRANKFURT },
   supervisoryAuthority: {
     name: 'Berliner Beauftragte für Datenschutz und Informationsfreiheit',
     address: 'Alt-Moabit 59–61, 10555 Berlin',
@@ -52,7 +65,7 @@ export function phoneHref(phone: string): string {
  * and the others (they are i18next's default variables), so no text repeats a fact.
  */
 export function companyVariables() {
-  const { address, register, hosting, supervisoryAuthority } = COMPANY
+  const { address, register, supervisoryAuthority } = COMPANY
   return {
     brand: COMPANY.brand,
     legalName: COMPANY.legalName,
@@ -65,11 +78,9 @@ export function companyVariables() {
     registerNumber: register.number,
     vatId: COMPANY.vatId,
     foundingYear: COMPANY.foundingYear,
-    hostingProvider: hosting.provider,
-    hostingLocation: hosting.location,
+    hostingProvider: COMPANY.hosting.provider,
     mailProvider: COMPANY.mailProvider,
     cdnProvider: COMPANY.cdn.provider,
-    cdnLocation: COMPANY.cdn.location,
     supervisoryAuthority: supervisoryAuthority.name,
     supervisoryAuthorityAddress: supervisoryAuthority.address,
   }
@@ -93,11 +104,16 @@ export function postalAddressLines(locale: string): [string, string, string] {
   return [street, `${postalCode} ${city}`, countryName(locale)]
 }
 
-/** The company variables plus those that depend on the language (partners' names, country). */
-export function companyPlaceholders(locale: string) {
+/**
+ * The company variables plus those that depend on the language (partners' names, country,
+ * place names). Texts using these are rendered with them passed to `t()`.
+ */
+export function companyPlaceholders(locale: Locale) {
   return {
     ...companyVariables(),
     country: countryName(locale),
+    hostingLocation: COMPANY.hosting.location[locale],
+    cdnLocation: COMPANY.cdn.location[locale],
     // Typeset like copy: a value passed to t() is kept as it is (shared/typography.ts).
     partners: typeset(
       new Intl.ListFormat(locale, { type: 'conjunction' }).format(COMPANY.partners),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { texts, type Json } from '#tests/helpers/locales.ts'
-import { FILE_NAMESPACES } from '#shared/namespaces.ts'
+import { localeStrings } from '#tests/helpers/locales.ts'
 
 /**
  * The Polish texts address the reader formally ("Państwo"): no second person singular
@@ -175,17 +174,7 @@ function informalForms(text: string, isControl = false): Finding[] {
   return found
 }
 
-function leaves(tree: Json, prefix = ''): [string, string][] {
-  return Object.entries(tree).flatMap(([key, value]): [string, string][] => {
-    const path = prefix ? `${prefix}.${key}` : key
-    if (typeof value === 'string') return [[path, value]]
-    return leaves(value as Json, path)
-  })
-}
-
-const POLISH = FILE_NAMESPACES.flatMap((ns) =>
-  leaves(texts('pl', ns)).map(([path, text]) => [`${ns}:${path}`, text] as const),
-)
+const POLISH = localeStrings('pl')
 
 /** The 22 strings the review of 2026-11-25 found (PL-01 to PL-13), as they were. */
 const ORIGINAL_BREAKS = [

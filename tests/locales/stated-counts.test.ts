@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LOCALE_INFO, LOCALES, type Locale } from '#shared/locales.ts'
-import { SERVICES, serviceNamespace } from '#shared/services.ts'
+import { SERVICES, SUPPORT_TIERS, serviceNamespace } from '#shared/services.ts'
+import { TEAM } from '#shared/team.ts'
 import { get, texts, type Json } from '#tests/helpers/locales.ts'
 
 /**
@@ -27,18 +28,38 @@ const NUMBER_WORDS: Record<Locale, readonly string[]> = {
   ],
 }
 
+/** How many entries a list or keyed table in a page's texts has, in one language. */
+function entries(namespace: string, path: string): (locale: Locale) => number {
+  return (locale) => Object.keys(get(texts(locale, namespace), path) as Record<string, Json>).length
+}
+
+/** Other words that state a count: collective numerals ("beiden", "dwoje"). */
+const COUNT_WORDS: Record<Locale, Readonly<Record<string, number>>> = {
+  en: { both: 2 },
+  de: { beide: 2, beiden: 2 },
+  pl: { dwoje: 2, dwóch: 2, troje: 3, trzech: 3 },
+}
+
+function countOf(word: string, locale: Locale): number | undefined {
+  const index = NUMBER_WORDS[locale].indexOf(word)
+  return index >= 0 ? index : COUNT_WORDS[locale][word]
+}
+
 const STATED_COUNTS: { key: string; count: (locale: Locale) => number }[] = [
   { key: 'services:hero.title', count: () => SERVICES.length },
   { key: 'home:services.intro', count: () => SERVICES.length },
   {
     key: `${serviceNamespace('security-compliance')}:capabilities.intro`,
-    count: (locale) =>
-      Object.keys(
-        get(texts(locale, serviceNamespace('security-compliance')), 'capabilities.items') as Record<
-          string,
-          Json
-        >,
-      ).length,
+    count: entries(serviceNamespace('security-compliance'), 'capabilities.items'),
+  },
+  { key: 'about:meta.description', count: () => TEAM.length },
+  { key: 'about:team.intro', count: () => TEAM.length },
+  { key: 'about:values.intro', count: entries('about', 'values.items') },
+  { key: `${serviceNamespace('managed-it')}:card.highlights.2`, count: () => SUPPORT_TIERS.length },
+  { key: `${serviceNamespace('managed-it')}:tiers.intro`, count: () => SUPPORT_TIERS.length },
+  {
+    key: `${serviceNamespace('digital-presence')}:offerings.intro`,
+    count: entries(serviceNamespace('digital-presence'), 'offerings.groups'),
   },
 ]
 
@@ -52,9 +73,11 @@ describe('sentences that state a count say the count of the table', () => {
       const [namespace = '', path = ''] = key.split(':')
       const text = get(texts(locale, namespace), path)
       expect(typeof text).toBe('string')
-      const stated = wordsOf(String(text)).filter((word) => NUMBER_WORDS[locale].includes(word))
+      const stated = wordsOf(String(text))
+        .map((word) => countOf(word, locale))
+        .filter((number) => number !== undefined)
       // The first number word is the count ("Six services, one team …").
-      expect(stated[0]).toBe(NUMBER_WORDS[locale][count(locale)])
+      expect(stated[0]).toBe(count(locale))
     })
   }
 })

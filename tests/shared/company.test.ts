@@ -7,7 +7,10 @@ import {
   postalAddressLines,
 } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
+import { FILE_NAMESPACES } from '#shared/namespaces.ts'
+import { LOCALES } from '#shared/locales.ts'
 import { TEAM, slugFromName } from '#shared/team.ts'
+import { texts } from '#tests/helpers/locales.ts'
 
 describe('company facts', () => {
   it('are complete and valid', () => {
@@ -53,4 +56,20 @@ describe('team', () => {
     for (const member of TEAM) expect(member.slug).toBe(slugFromName(member.name))
     expect(slugFromName('Łukasz Żak-Müller')).toBe('lukasz-zak-muller')
   })
+
+  it.each(LOCALES)(
+    'name the hosting place as %s writes it, in the facts and every text',
+    (locale) => {
+      const name = COMPANY.hosting.location[locale]
+      expect(companyPlaceholders(locale).hostingLocation).toBe(name)
+      expect(companyPlaceholders(locale).cdnLocation).toBe(COMPANY.cdn.location[locale])
+      // Another language's name ("Frankfurt am Main" in a Polish sentence) is a leftover.
+      const all = FILE_NAMESPACES.map((namespace) =>
+        JSON.stringify(texts(locale, namespace)),
+      ).join()
+      for (const foreign of Object.values(COMPANY.hosting.location)) {
+        if (!name.includes(foreign)) expect(all).not.toContain(foreign)
+      }
+    },
+  )
 })
