@@ -13,7 +13,7 @@ import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
 import type { PolicyFacts } from '#shared/legal.ts'
 import type { RuntimeConfig } from '#shared/page-data.ts'
-import type { Config } from './config.ts'
+import { changedPolicySettings, type Config } from './config.ts'
 import { logDestination } from './log-destination.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
@@ -144,7 +144,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     logRetentionDays: config.LOG_RETENTION_DAYS,
     errorReportRateLimit: CLIENT_ERROR_RATE_LIMIT,
     queueDiskBoundMs: config.REDIS_AOF_REWRITE_INTERVAL,
+    settingsSince: config.POLICY_SETTINGS_SINCE ?? null,
   })
+  const changedSettings = changedPolicySettings(config)
+  if (changedSettings.length > 0 && config.POLICY_SETTINGS_SINCE === undefined) {
+    app.log.warn(
+      { settings: changedSettings },
+      'the privacy policy states settings that differ from the defaults its dated history covers: set POLICY_SETTINGS_SINCE to the day they took effect',
+    )
+  }
 
   const isDevelopment = config.NODE_ENV === 'development'
   await app.register(securityHeadersPlugin, {

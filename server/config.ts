@@ -117,7 +117,31 @@ export const ConfigSchema = z.object({
     .default(3_600_000),
   /** Days the platform's log collection keeps the app's log; the privacy policy states it. */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /**
+   * The day this deployment's values of the settings the privacy policy states
+   * (`POLICY_STATED_SETTINGS`) took effect, if they differ from the defaults: the policy's
+   * "last updated" date and history show it (README, Legal texts).
+   */
+  POLICY_SETTINGS_SINCE: z.iso.date({ error: 'must be a date like 2026-12-01' }).optional(),
 })
+
+/**
+ * The settings whose values the privacy policy states. Its dated history (shared/legal.ts)
+ * covers their defaults; other values are a change of the policy that needs a date.
+ */
+export const POLICY_STATED_SETTINGS = [
+  'CONTACT_RETENTION_DAYS',
+  'CONTACT_RATE_MAX',
+  'CONTACT_RATE_WINDOW',
+  'LOG_RETENTION_DAYS',
+  'REDIS_AOF_REWRITE_INTERVAL',
+] as const satisfies readonly (keyof z.infer<typeof ConfigSchema>)[]
+
+/** The stated settings whose values in `config` are not the defaults the history covers. */
+export function changedPolicySettings(config: Config): (typeof POLICY_STATED_SETTINGS)[number][] {
+  const defaults = ConfigSchema.parse({})
+  return POLICY_STATED_SETTINGS.filter((name) => config[name] !== defaults[name])
+}
 
 export type Config = Readonly<z.infer<typeof ConfigSchema>>
 

@@ -1,3 +1,5 @@
+import type { Locale } from './locales.ts'
+
 /**
  * Legal pages: section order (the keys are also the anchors of the table of contents) and
  * dates. The texts are in `locales/<lng>/{terms,privacy,cookies,imprint}.json`.
@@ -110,14 +112,83 @@ export type PolicyFacts = {
    * (Redis's append-only file is rewritten); without Redis, deletions are immediate.
    */
   queueDiskBoundMs: number
+  /**
+   * `POLICY_SETTINGS_SINCE`: the day the deployment's values of the stated settings took
+   * effect, when they are not the defaults the history's hashes cover; null otherwise.
+   */
+  settingsSince: string | null
 }
 
-/** ISO dates, shown in each locale's own format. */
-export const LEGAL_UPDATED = {
-  privacy: '2024-05-22',
-  terms: '2024-05-22',
-  cookies: '2024-05-22',
-} as const
+/** The legal texts with a dated history. */
+export type DatedLegalText = 'privacy' | 'terms' | 'cookies'
+
+/** The configurations a version's hashes are recorded for: the defaults, and with `CDN_URL`. */
+export type LegalConfiguration = 'default' | 'cdn'
+
+/**
+ * One published version of a legal text: the day it took effect (ISO) and, from 2026-11-26
+ * on, a hash of its rendered text per configuration and locale. The page names what changed
+ * from its texts (`<namespace>:history.<date>`).
+ */
+export type LegalVersion = {
+  date: string
+  hashes?: Readonly<Record<LegalConfiguration, Readonly<Record<Locale, string>>>>
+}
+
+/**
+ * The dated history of each legal text, oldest first; the page shows the newest date and the
+ * list. A change to a text's rendered words (texts, facts, code) makes
+ * `tests/server/routes/legal-history.test.ts` fail until a new version is added here with the
+ * hashes the test prints (README, Legal texts).
+ */
+export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersion[]>> = {
+  privacy: [
+    { date: '2024-05-22' },
+    {
+      date: '2026-11-26',
+      hashes: {
+        default: { en: '03d34bea52dff2ec', de: 'f0b9be69d4f0ecc5', pl: '4f27ca0aa9b8e85b' },
+        cdn: { en: '55f0e6eb8ad888c8', de: '52e872998bc0982d', pl: '802c22a21f373beb' },
+      },
+    },
+  ],
+  terms: [
+    { date: '2024-05-22' },
+    {
+      date: '2026-11-26',
+      hashes: {
+        default: { en: 'c5b2b17dccd0b9a8', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+        cdn: { en: 'c5b2b17dccd0b9a8', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+      },
+    },
+  ],
+  cookies: [
+    { date: '2024-05-22' },
+    {
+      date: '2026-11-26',
+      hashes: {
+        default: { en: '5a733164c8f7b16a', de: 'bee6870820955846', pl: 'ffad61ca2c49c989' },
+        cdn: { en: 'db14c24929099dff', de: '650130e82ea6853b', pl: 'ced374cd1074b934' },
+      },
+    },
+  ],
+}
+
+/** A date a page lists: a version of the text, or the day this site's stated settings changed. */
+export type ListedVersion = { date: string; kind: 'text' | 'settings' }
+
+/**
+ * The versions a page lists, newest first: the text's history, and for the privacy policy
+ * the day the deployment's stated settings took effect when that is later.
+ */
+export function legalVersions(text: DatedLegalText, facts: PolicyFacts): ListedVersion[] {
+  const versions = LEGAL_HISTORY[text].map(({ date }): ListedVersion => ({ date, kind: 'text' }))
+  const latest = versions.at(-1)?.date ?? ''
+  if (text === 'privacy' && facts.settingsSince !== null && facts.settingsSince > latest) {
+    versions.push({ date: facts.settingsSince, kind: 'settings' })
+  }
+  return versions.reverse()
+}
 
 /** A length of time as the legal texts state it: `{count, unit}` of `common:legal.periods`. */
 export type Period = { count: number; unit: 'days' | 'hours' | 'minutes' | 'seconds' }

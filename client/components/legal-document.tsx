@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from '../texts.tsx'
 import { LOCALE_INFO } from '#shared/locales.ts'
-import { formatLegalDate } from '#shared/legal.ts'
+import { formatLegalDate, legalVersions, type DatedLegalText } from '#shared/legal.ts'
 import { companyPlaceholders } from '#shared/company.ts'
 import { useApp } from '../app-context.tsx'
 import type { ScreenPage } from '#shared/pages.ts'
@@ -25,8 +25,8 @@ export type LegalSection = {
 type LegalDocumentProps = {
   /** The legal page; its namespace holds `meta`, `title` and `intro`, the sections the page reads. */
   page: ScreenPage<'terms' | 'privacy' | 'cookies' | 'imprint'>
-  /** ISO date of the last change, shown in the locale's format. */
-  updated?: string
+  /** The text's dated history (shared/legal.ts): its latest date under the title, the list at the end. */
+  history?: DatedLegalText
   sections: readonly LegalSection[]
   /** Content between the introduction and the sections (imprint facts, cookie table). */
   children?: ReactNode
@@ -36,11 +36,15 @@ type LegalDocumentProps = {
  * Long-form legal text: one `h1`, a table of contents with anchors, numbered or plain
  * sections with their own headings, and a readable line length.
  */
-export function LegalDocument({ page, updated, sections, children }: LegalDocumentProps) {
+export function LegalDocument({ page, history, sections, children }: LegalDocumentProps) {
   const { t } = useTranslation()
   const { t: tl } = useTranslation(page.namespaces[0])
   const { title } = usePageTexts(page)
-  const { locale } = useApp()
+  const { locale, policy } = useApp()
+  const versions = history ? legalVersions(history, policy) : []
+  const date = (iso: string) => formatLegalDate(iso, LOCALE_INFO[locale].iso)
+  // What changed on each date, from the page's texts (`history.<date>`).
+  const changes = history ? (tl('history', { returnObjects: true }) as Record<string, string>) : {}
   const heading = (section: LegalSection) =>
     section.number === undefined
       ? section.heading
@@ -51,9 +55,9 @@ export function LegalDocument({ page, updated, sections, children }: LegalDocume
       <header className="legal-header">
         <Breadcrumbs page={page} />
         <h1>{title}</h1>
-        {updated ? (
+        {versions[0] ? (
           <p className="legal-updated">
-            {t('legal.lastUpdated', { date: formatLegalDate(updated, LOCALE_INFO[locale].iso) })}
+            {t('legal.lastUpdated', { date: date(versions[0].date) })}
           </p>
         ) : null}
         <p className="legal-intro">{tl('intro', companyPlaceholders(locale))}</p>
@@ -94,6 +98,20 @@ export function LegalDocument({ page, updated, sections, children }: LegalDocume
           ))}
         </section>
       ))}
+      {versions.length > 0 ? (
+        <section className="legal-section legal-history" aria-labelledby="legal-history-title">
+          <h2 id="legal-history-title">{t('legal.history')}</h2>
+          <ul className="legal-list">
+            {versions.map((version) => (
+              <li key={`${version.kind}-${version.date}`}>
+                <time dateTime={version.date}>{date(version.date)}</time>
+                {': '}
+                {version.kind === 'settings' ? t('legal.settingsChanged') : changes[version.date]}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </article>
   )
 }

@@ -1,11 +1,7 @@
 import { useTranslation } from '../texts.tsx'
 import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
 import { COMPANY } from '#shared/company.ts'
-import {
-  COOKIE_POLICY_SECTIONS,
-  COOKIE_SECTION_TEXTS_WITH_CDN,
-  LEGAL_UPDATED,
-} from '#shared/legal.ts'
+import { COOKIE_POLICY_SECTIONS, COOKIE_SECTION_TEXTS_WITH_CDN } from '#shared/legal.ts'
 import type { ScreenPage } from '#shared/pages.ts'
 import { useApp } from '../app-context.tsx'
 import { LegalDocument } from '../components/legal-document.tsx'
@@ -30,7 +26,7 @@ export function CookiesPage({ page }: ScreenProps<ScreenPage<'cookies'>>) {
       : t(`sections.${id}`, { ...values, returnObjects: true })
   })
   return (
-    <LegalDocument page={page} updated={LEGAL_UPDATED.cookies} sections={sections}>
+    <LegalDocument page={page} history="cookies" sections={sections}>
       <div className="table-scroll">
         <table className="data-table">
           <caption>{t('table.caption')}</caption>

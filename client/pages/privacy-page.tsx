@@ -1,7 +1,6 @@
 import { useTranslation } from '../texts.tsx'
 import {
   CONDITIONAL_PRIVACY_SECTIONS,
-  LEGAL_UPDATED,
   objectionGrounds as objectionGroundsOf,
   PRIVACY_SECTIONS,
   processors,
@@ -56,5 +55,5 @@ export function PrivacyPage({ page }: ScreenProps<ScreenPage<'privacy'>>) {
     )
     return { ...texts, items }
   })
-  return <LegalDocument page={page} updated={LEGAL_UPDATED.privacy} sections={sections} />
+  return <LegalDocument page={page} history="privacy" sections={sections} />
 }

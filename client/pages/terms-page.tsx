@@ -1,6 +1,6 @@
 import { useTranslation } from '../texts.tsx'
 import { companyPlaceholders } from '#shared/company.ts'
-import { LEGAL_UPDATED, TERMS_PROHIBITED_USES, TERMS_SECTIONS } from '#shared/legal.ts'
+import { TERMS_PROHIBITED_USES, TERMS_SECTIONS } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
 import type { ScreenPage } from '#shared/pages.ts'
 import { LegalDocument } from '../components/legal-document.tsx'
@@ -18,5 +18,5 @@ export function TermsPage({ page }: ScreenProps<ScreenPage<'terms'>>) {
     (id) => t(`sections.${id}`, { ...values, returnObjects: true }),
     TERMS_SECTIONS.length,
   )
-  return <LegalDocument page={page} updated={LEGAL_UPDATED.terms} sections={sections} />
+  return <LegalDocument page={page} history="terms" sections={sections} />
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, loadConfig } from '#server/config.ts'
+import { ConfigError, changedPolicySettings, loadConfig } from '#server/config.ts'
 
 describe('loadConfig', () => {
   it('needs no configuration at all', () => {
@@ -44,6 +44,8 @@ describe('loadConfig', () => {
     ['LOG_RETENTION_DAYS', '91'],
     ['REDIS_AOF_REWRITE_INTERVAL', '500'],
     ['REDIS_AOF_REWRITE_INTERVAL', '25 hours'],
+    ['POLICY_SETTINGS_SINCE', '1 March 2031'],
+    ['POLICY_SETTINGS_SINCE', '2031-02-30'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`))
@@ -63,6 +65,17 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ LOG_RETENTION_DAYS: '30', REDIS_AOF_REWRITE_INTERVAL: '15 minutes' }),
     ).toMatchObject({ LOG_RETENTION_DAYS: 30, REDIS_AOF_REWRITE_INTERVAL: 900_000 })
+  })
+
+  it('names the settings the privacy policy states that differ from the defaults its history covers', () => {
+    expect(changedPolicySettings(loadConfig({}))).toEqual([])
+    expect(changedPolicySettings(loadConfig({ CONTACT_RATE_WINDOW: '15 minutes' }))).toEqual([])
+    expect(
+      changedPolicySettings(loadConfig({ CONTACT_RETENTION_DAYS: '14', LOG_RETENTION_DAYS: '7' })),
+    ).toEqual(['CONTACT_RETENTION_DAYS', 'LOG_RETENTION_DAYS'])
+    expect(loadConfig({ POLICY_SETTINGS_SINCE: '2031-03-01' }).POLICY_SETTINGS_SINCE).toBe(
+      '2031-03-01',
+    )
   })
 
   it('reads TRUST_PROXY as a hop count or an address list', () => {

@@ -145,7 +145,8 @@ describe('terms of service', () => {
     expect(headings[13]?.[2]).toBe(
       html(get(texts(locale, 'terms'), 'sections.prohibitedUses.heading'), locale),
     )
-    expect(body.match(/<ul class="legal-list">/g)).toHaveLength(1)
+    // The prohibited uses, and the version history at the end.
+    expect(body.match(/<ul class="legal-list">/g)).toHaveLength(2)
     expect(markupOf(body)).not.toContain('{{')
   })
 
@@ -164,13 +165,16 @@ describe('terms of service', () => {
 })
 
 describe('privacy policy', () => {
-  it.each(PRIVACY_DATES)('in %s is dated 22 May 2024 in the local format', async (locale, date) => {
-    const body = await page(localizePath(locale, '/privacy-policy'))
-    expect(body).toContain(date)
-    expect(body).toContain(html(COMPANY.hosting.provider))
-    expect(body).toContain(html(COMPANY.mailProvider))
-    expect(body).toContain(html(COMPANY.supervisoryAuthority.name))
-  })
+  it.each(PRIVACY_DATES)(
+    'in %s lists its first publication (22 May 2024) in the local format, and its processors',
+    async (locale, date) => {
+      const body = await page(localizePath(locale, '/privacy-policy'))
+      expect(body).toContain(date)
+      expect(body).toContain(html(COMPANY.hosting.provider))
+      expect(body).toContain(html(COMPANY.mailProvider))
+      expect(body).toContain(html(COMPANY.supervisoryAuthority.name))
+    },
+  )
 })
 
 describe('cookie policy', () => {

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  LEGAL_HISTORY,
+  formatLegalDate,
+  type DatedLegalText,
+  type LegalConfiguration,
+} from '#shared/legal.ts'
+import { LOCALE_INFO, LOCALES, localizePath, type Locale } from '#shared/locales.ts'
+import { PAGES } from '#shared/pages.ts'
+import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { html, texts } from '#tests/helpers/locales.ts'
+
+/**
+ * The dated history of the legal texts (shared/legal.ts, README "Legal texts that state what
+ * the code does"): a text whose rendered words change without a new dated version fails here.
+ * The hash covers what a visitor reads of the document (title, introduction, tables,
+ * sections) in each language, with the default settings and with a CDN, but not the date
+ * line and the history list themselves.
+ */
+const TEXTS = Object.keys(LEGAL_HISTORY) as DatedLegalText[]
+const CONFIGURATIONS: Record<LegalConfiguration, Record<string, string>> = {
+  default: {},
+  cdn: { CDN_URL: 'https://cdn.modernwerk.example' },
+}
+
+function path(text: DatedLegalText, locale: Locale): string {
+  const page = PAGES.find((candidate) => candidate.screen === text)
+  if (!page) throw new Error(`no page shows the ${text} text`)
+  return localizePath(locale, page.path)
+}
+
+/** The article's words as a visitor reads them, without the date line and the history. */
+function documentText(body: string): string {
+  const article = /<article class="legal[^"]*">([\s\S]*?)<\/article>/.exec(body)?.[1] ?? ''
+  return article
+    .replace(/<p class="legal-updated">[\s\S]*?<\/p>/, ' ')
+    .replace(/<section class="[^"]*legal-history[\s\S]*?<\/section>/, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+function hash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16)
+}
+
+const apps = new Map<LegalConfiguration, FastifyInstance>()
+beforeAll(async () => {
+  for (const [name, env] of Object.entries(CONFIGURATIONS)) {
+    apps.set(name as LegalConfiguration, await buildTestApp(env))
+  }
+})
+afterAll(async () => {
+  await Promise.all([...apps.values()].map((app) => app.close()))
+})
+
+async function render(configuration: LegalConfiguration, text: DatedLegalText, locale: Locale) {
+  const app = apps.get(configuration)
+  if (!app) throw new Error(`no app for the ${configuration} configuration`)
+  const response = await app.inject(path(text, locale))
+  expect(response.statusCode).toBe(200)
+  return response.body
+}
+
+describe('the dated history of the legal texts', () => {
+  it.each(TEXTS)('%s: starts with the original publication, dates in order', (text) => {
+    const dates = LEGAL_HISTORY[text].map(({ date }) => date)
+    expect(dates[0]).toBe('2024-05-22')
+    for (const date of dates) expect(Number.isNaN(Date.parse(date)), date).toBe(false)
+    expect([...dates].sort()).toEqual(dates)
+    expect(new Set(dates).size).toBe(dates.length)
+  })
+
+  it.each(TEXTS)('%s: each version says what changed in every language, and only those', (text) => {
+    const dates = LEGAL_HISTORY[text].map(({ date }) => date).sort()
+    for (const locale of LOCALES) {
+      const history = texts(locale, text).history as Record<string, string>
+      expect(Object.keys(history).sort(), locale).toEqual(dates)
+    }
+  })
+
+  it.each(TEXTS)(
+    '%s: the rendered text is the one its latest version recorded (else add a version)',
+    async (text) => {
+      const latest = LEGAL_HISTORY[text].at(-1)
+      const rendered: Record<string, Record<string, string>> = {}
+      for (const configuration of Object.keys(CONFIGURATIONS) as LegalConfiguration[]) {
+        rendered[configuration] = {}
+        for (const locale of LOCALES) {
+          const words = documentText(await render(configuration, text, locale))
+          expect(words.length).toBeGreaterThan(500)
+          rendered[configuration][locale] = hash(words)
+        }
+      }
+      expect(
+        latest?.hashes,
+        `The ${text} text as visitors read it is not the one of its latest dated version. ` +
+          `If the change is meant, add a version to LEGAL_HISTORY.${text} in shared/legal.ts ` +
+          `with today's date, a history entry in locales/*/${text}.json, and these hashes:\n` +
+          JSON.stringify(rendered),
+      ).toEqual(rendered)
+    },
+  )
+
+  it.each(LOCALES)('%s: the page shows the latest date and every version', async (locale) => {
+    for (const text of TEXTS) {
+      const body = await render('default', text, locale)
+      const history = texts(locale, text).history as Record<string, string>
+      const versions = [...LEGAL_HISTORY[text]].reverse()
+      const dates = versions.map(({ date }) => html(formatLegalDate(date, LOCALE_INFO[locale].iso)))
+      const updated = /<p class="legal-updated">([\s\S]*?)<\/p>/.exec(body)?.[1] ?? ''
+      expect(updated).toContain(dates[0])
+      const list = /<section class="[^"]*legal-history[\s\S]*?<\/section>/.exec(body)?.[0] ?? ''
+      const items = [...list.matchAll(/<li>([\s\S]*?)<\/li>/g)].map(([, item]) => item ?? '')
+      expect(items).toHaveLength(versions.length)
+      versions.forEach(({ date }, index) => {
+        expect(items[index]).toContain(`<time dateTime="${date}">${dates[index]}</time>`)
+        expect(items[index]).toContain(html(history[date], locale))
+      })
+    }
+  })
+})
+
+describe('settings the privacy policy states, changed by a deployment', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await buildTestApp({ CONTACT_RETENTION_DAYS: '14', POLICY_SETTINGS_SINCE: '2031-03-01' })
+  })
+  afterAll(() => app.close())
+
+  it.each(LOCALES)(
+    '%s: the policy is dated from POLICY_SETTINGS_SINCE and says why',
+    async (locale) => {
+      const body = (await app.inject(path('privacy', locale))).body
+      const since = html(formatLegalDate('2031-03-01', LOCALE_INFO[locale].iso))
+      expect(/<p class="legal-updated">([\s\S]*?)<\/p>/.exec(body)?.[1]).toContain(since)
+      const first = /<section class="[^"]*legal-history[\s\S]*?<li>([\s\S]*?)<\/li>/.exec(body)?.[1]
+      expect(first).toContain(`<time dateTime="2031-03-01">${since}</time>`)
+      const common = texts(locale, 'common') as { legal: { settingsChanged: string } }
+      expect(first).toContain(html(common.legal.settingsChanged, locale))
+      // The terms do not state these settings: their date stays the text's own.
+      const terms = (await app.inject(path('terms', locale))).body
+      expect(/<p class="legal-updated">([\s\S]*?)<\/p>/.exec(terms)?.[1]).not.toContain(since)
+    },
+  )
+})
