@@ -64,13 +64,9 @@ export const CONDITIONAL_PRIVACY_SECTIONS: Partial<
  * Cookie-policy sections whose text differs with a CDN: with `CDN_URL` set, the page shows
  * this key's text instead of the section's own.
  */
-const COOKIE_TEXTS_WITH_CDN = { noTracking: 'sections.noTrackingWithCdn' } as const
 export const COOKIE_SECTION_TEXTS_WITH_CDN: Partial<
-  Record<
-    (typeof COOKIE_POLICY_SECTIONS)[number],
-    (typeof COOKIE_TEXTS_WITH_CDN)[keyof typeof COOKIE_TEXTS_WITH_CDN]
-  >
-> = COOKIE_TEXTS_WITH_CDN
+  Record<(typeof COOKIE_POLICY_SECTIONS)[number], 'sections.noTrackingWithCdn'>
+> = { noTracking: 'sections.noTrackingWithCdn' }
 
 /**
  * What rests on Art. 6 (1) (f) GDPR, as the privacy policy's objection section names it

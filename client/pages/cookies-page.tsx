@@ -18,9 +18,7 @@ export function CookiesPage({ page }: ScreenProps<ScreenPage<'cookies'>>) {
   const { policy } = useApp()
   const values = usePolicyValues()
   const sections = legalSections(COOKIE_POLICY_SECTIONS, (id) => {
-    const withCdn = policy.hasCdn
-      ? (COOKIE_SECTION_TEXTS_WITH_CDN as Partial<Record<string, 'sections.noTrackingWithCdn'>>)[id]
-      : undefined
+    const withCdn = policy.hasCdn ? COOKIE_SECTION_TEXTS_WITH_CDN[id] : undefined
     return withCdn
       ? t(withCdn, { ...values, returnObjects: true })
       : t(`sections.${id}`, { ...values, returnObjects: true })
