@@ -126,10 +126,12 @@ export const ConfigSchema = z.object({
 })
 
 /**
- * The settings whose values the privacy policy states. Its dated history (shared/legal.ts)
- * covers their defaults; other values are a change of the policy that needs a date.
+ * The settings whose values the privacy policy states (and, for `CDN_URL`, the cookie
+ * policy). The texts' dated history (shared/legal.ts) covers their defaults; other values are
+ * a change of those texts that needs a date.
  */
 export const POLICY_STATED_SETTINGS = [
+  'CDN_URL',
   'CONTACT_RETENTION_DAYS',
   'CONTACT_RATE_MAX',
   'CONTACT_RATE_WINDOW',

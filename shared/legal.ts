@@ -143,8 +143,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: '03d34bea52dff2ec', de: 'f0b9be69d4f0ecc5', pl: '4f27ca0aa9b8e85b' },
-        cdn: { en: '55f0e6eb8ad888c8', de: '52e872998bc0982d', pl: '802c22a21f373beb' },
+        default: { en: 'cf819bcc47fb5aa0', de: 'ce35ccfcceb24f7b', pl: 'e5026beab783484d' },
+        cdn: { en: 'f367015404393959', de: 'be39d5f1b91f881c', pl: '3725291475fcea30' },
       },
     },
   ],
@@ -173,14 +173,25 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
 /** A date a page lists: a version of the text, or the day this site's stated settings changed. */
 export type ListedVersion = { date: string; kind: 'text' | 'settings' }
 
+/** Whether a text states this deployment's settings: the privacy policy, and the cookie policy's CDN. */
+const STATES_SETTINGS: Record<DatedLegalText, (facts: PolicyFacts) => boolean> = {
+  privacy: () => true,
+  cookies: (facts) => facts.hasCdn,
+  terms: () => false,
+}
+
 /**
- * The versions a page lists, newest first: the text's history, and for the privacy policy
- * the day the deployment's stated settings took effect when that is later.
+ * The versions a page lists, newest first: the text's history, and for a text that states
+ * the deployment's settings the day they took effect, when that is later.
  */
 export function legalVersions(text: DatedLegalText, facts: PolicyFacts): ListedVersion[] {
   const versions = LEGAL_HISTORY[text].map(({ date }): ListedVersion => ({ date, kind: 'text' }))
   const latest = versions.at(-1)?.date ?? ''
-  if (text === 'privacy' && facts.settingsSince !== null && facts.settingsSince > latest) {
+  if (
+    STATES_SETTINGS[text](facts) &&
+    facts.settingsSince !== null &&
+    facts.settingsSince > latest
+  ) {
     versions.push({ date: facts.settingsSince, kind: 'settings' })
   }
   return versions.reverse()

@@ -6,7 +6,7 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
 import { contactMail, MAIL_NAMESPACES } from '../services/mail.ts'
-import { FileOutbox, type ContactSubmission } from '../services/outbox.ts'
+import { FileOutbox, type ContactSubmission, type RemovedEntry } from '../services/outbox.ts'
 import { checkRedisDurability } from '../services/redis-config.ts'
 import { RedisOutbox } from '../services/redis-outbox.ts'
 import { startRetention } from '../services/retention.ts'
@@ -215,9 +215,17 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       log: app.log,
       purged: (count) => purged.inc(count),
       // With Redis the folder only holds what has not moved into the queue yet.
+      // Each store on its own: one failing never hides what the other deleted (log, metric).
       async purge(cutoff) {
-        const fromFolder = await outbox.purgeReceivedBefore(cutoff).catch(() => [])
-        return queue ? [...fromFolder, ...(await queue.purgeReceivedBefore(cutoff))] : fromFolder
+        const sweep = (store: string, removed: Promise<RemovedEntry[]>) =>
+          removed.catch((error: unknown) => {
+            app.log.warn({ err: error, store }, 'retention sweep failed, tried again next hour')
+            return []
+          })
+        const fromFolder = await sweep('folder', outbox.purgeReceivedBefore(cutoff))
+        return queue
+          ? [...fromFolder, ...(await sweep('redis', queue.purgeReceivedBefore(cutoff)))]
+          : fromFolder
       },
     })
     app.addHook('onClose', () => retention.stop())

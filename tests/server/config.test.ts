@@ -73,6 +73,9 @@ describe('loadConfig', () => {
     expect(
       changedPolicySettings(loadConfig({ CONTACT_RETENTION_DAYS: '14', LOG_RETENTION_DAYS: '7' })),
     ).toEqual(['CONTACT_RETENTION_DAYS', 'LOG_RETENTION_DAYS'])
+    expect(changedPolicySettings(loadConfig({ CDN_URL: 'https://cdn.example.de' }))).toEqual([
+      'CDN_URL',
+    ])
     expect(loadConfig({ POLICY_SETTINGS_SINCE: '2031-03-01' }).POLICY_SETTINGS_SINCE).toBe(
       '2031-03-01',
     )

@@ -123,12 +123,19 @@ describe('the dated history of the legal texts', () => {
   })
 })
 
-describe('settings the privacy policy states, changed by a deployment', () => {
+describe('settings the policies state, changed by a deployment', () => {
   let app: FastifyInstance
+  let withCdn: FastifyInstance
   beforeAll(async () => {
     app = await buildTestApp({ CONTACT_RETENTION_DAYS: '14', POLICY_SETTINGS_SINCE: '2031-03-01' })
+    withCdn = await buildTestApp({
+      CDN_URL: 'https://cdn.modernwerk.example',
+      POLICY_SETTINGS_SINCE: '2031-03-01',
+    })
   })
-  afterAll(() => app.close())
+  afterAll(() => Promise.all([app.close(), withCdn.close()]))
+
+  const updated = (body: string) => /<p class="legal-updated">([\s\S]*?)<\/p>/.exec(body)?.[1]
 
   it.each(LOCALES)(
     '%s: the policy is dated from POLICY_SETTINGS_SINCE and says why',
@@ -140,9 +147,11 @@ describe('settings the privacy policy states, changed by a deployment', () => {
       expect(first).toContain(`<time dateTime="2031-03-01">${since}</time>`)
       const common = texts(locale, 'common') as { legal: { settingsChanged: string } }
       expect(first).toContain(html(common.legal.settingsChanged, locale))
-      // The terms do not state these settings: their date stays the text's own.
-      const terms = (await app.inject(path('terms', locale))).body
-      expect(/<p class="legal-updated">([\s\S]*?)<\/p>/.exec(terms)?.[1]).not.toContain(since)
+      // The terms state none of these settings, the cookie policy only the CDN.
+      expect(updated((await app.inject(path('terms', locale))).body)).not.toContain(since)
+      expect(updated((await app.inject(path('cookies', locale))).body)).not.toContain(since)
+      expect(updated((await withCdn.inject(path('cookies', locale))).body)).toContain(since)
+      expect(updated((await withCdn.inject(path('terms', locale))).body)).not.toContain(since)
     },
   )
 })

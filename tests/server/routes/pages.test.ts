@@ -34,6 +34,12 @@ describe('pages', () => {
       '',
     )
     expect(visible.includes('{{'), 'a {{placeholder}} in the page').toBe(false)
+    // No link leads off the site (the privacy policy says so): paths, anchors, mail, phone.
+    const targets = [...response.body.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map(
+      ([, href]) => href,
+    )
+    expect(targets.length).toBeGreaterThan(5)
+    for (const href of targets) expect(href).toMatch(/^(\/(?!\/)|#|mailto:|tel:)/)
   })
 
   it('renders the German home page in German, with hreflang alternates in the head', async () => {

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import { LOCALES, type Locale } from '#shared/locales.ts'
+import { get, localeStrings, texts } from '#tests/helpers/locales.ts'
+
+/**
+ * The law the legal texts cite is the law in force: the review of 2026-11-25 found repealed
+ * acts, a liability paragraph citing the wrong sections and an outdated retention period.
+ */
+
+/** Repealed or replaced: TMG and TTDSG (by DDG and TDDDG, May 2024), the EU ODR platform (July 2025). */
+const OUTDATED =
+  /\bTMG\b|Telemediengesetz|\bTTDSG\b|\bODR\b|OS-Plattform|Online-Streitbeilegung|ec\.europa\.eu\/consumers\/odr/
+
+describe('legal citations', () => {
+  it.each(LOCALES)('%s cites no repealed law', (locale) => {
+    for (const [key, text] of localeStrings(locale)) expect(text, key).not.toMatch(OUTDATED)
+  })
+
+  it.each(LOCALES)(
+    '%s: no general monitoring duty is Art. 8 DSA, not §§ 7–10 DDG',
+    (locale: Locale) => {
+      const paragraph = String(
+        get(texts(locale, 'imprint'), 'sections.liabilityContent.paragraphs.0'),
+      )
+      expect(paragraph).toContain('2022/2065')
+      expect(paragraph).toMatch(/\b(Art\.|Article|art\.) 8\b/)
+      for (const [key, text] of localeStrings(locale)) {
+        expect(text, key).not.toMatch(/§§? ?(7|8|9|10)\b[^.;]*\bDDG\b/)
+      }
+    },
+  )
+
+  /** § 147 AO and § 257 HGB since 1 January 2025: letters six, vouchers eight, books ten years. */
+  const PERIODS: Record<Locale, [RegExp, RegExp, RegExp]> = {
+    en: [/correspondence[^;]*\bsix years/, /vouchers[^;]*\beight years/, /books[^;]*\bten years/],
+    de: [
+      /Geschäftsbriefe[^;]*\bsechs Jahre/,
+      /Buchungsbelege[^;]*\bacht Jahre/,
+      /Handelsbücher[^;]*\bzehn Jahre/,
+    ],
+    pl: [
+      /korespondencję[^;]*\bsześć lat/,
+      /dowody księgowe[^;]*\bosiem lat/,
+      /księgi[^;]*\bdziesięć lat/u,
+    ],
+  }
+
+  it.each(LOCALES)('%s states the statutory retention periods in force', (locale) => {
+    const text = String(get(texts(locale, 'privacy'), 'sections.retention.paragraphs.1'))
+    for (const period of PERIODS[locale]) expect(text).toMatch(period)
+  })
+})
