@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-    // Several app processes behind nginx: their own run (vitest.replicas.config.ts).
-    exclude: ['tests/replicas/**', 'node_modules/**'],
+    // Several app processes behind nginx, and the Gecko and WebKit engines: their own runs
+    // (vitest.replicas.config.ts, vitest.engines.config.ts).
+    exclude: ['tests/replicas/**', 'tests/engines/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 20_000,
     // Set-up builds the app from dist/ and, in some files, renders all 48 pages first (about

@@ -1,11 +1,13 @@
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
+import { cutOffContent } from '#tests/helpers/reflow.ts'
 import { expect, expectAccessibleInBothThemes, test, waitForHydration } from './fixtures.ts'
 
 // The whole site in Chromium: all 48 pages (16 routes × 3 locales). Each must hydrate with
 // zero console errors and zero off-origin requests (the fixtures fail the test otherwise),
 // load every subresource, pass axe-core and HTML_CodeSniffer (WCAG2AA) in the light and the
-// dark theme, have one h1, and every internal link it shows must answer 200 itself (no
-// redirect, no 404).
+// dark theme, have one h1, reflow at 320 CSS px (WCAG 1.4.10: the words differ per page, so
+// every page, not one per layout), and every internal link it shows must answer 200 itself
+// (no redirect, no 404).
 
 // About 13 s a page on an idle machine (both engines in both themes, then its links): a
 // busy one (CI's two cores shared with other jobs) needs more than the 30 s default.
@@ -30,6 +32,11 @@ for (const { path } of LOCALIZED_PAGES) {
     await waitForHydration(page)
     await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
     await expectAccessibleInBothThemes(page)
+
+    const viewport = page.viewportSize()
+    await page.setViewportSize({ width: 320, height: 640 })
+    expect(await page.evaluate(cutOffContent), 'at 320 CSS px').toEqual([])
+    if (viewport) await page.setViewportSize(viewport)
 
     const hrefs = await page
       .locator('a[href]')

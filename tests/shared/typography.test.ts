@@ -178,7 +178,7 @@ describe('the typeset post-processor', () => {
     const features = i18n.getFixedT('de', 'service-managed-it')('tiers.items.base.features', {
       returnObjects: true,
     })
-    expect(features[0]).toBe(nb('Support Mo–Fr von 9:00 bis 18:00_Uhr deutscher Zeit'))
+    expect(features[0]).toBe(nb('Support Mo–Fr von 09:00 bis 18:00_Uhr deutscher Zeit'))
   })
 
   it('keeps the values a caller passes as they are', () => {

@@ -33,8 +33,8 @@ const COUNTRIES = [
 /** The weekday hours as each language writes them, spelled out here rather than computed. */
 const HOURS = {
   en: /9:00\sAM–6:00\sPM \(Central European Time\)/,
-  de: /9:00–18:00\sUhr \(Mitteleuropäische Zeit\)/,
-  pl: /9:00–18:00 \(czas środkowoeuropejski\)/,
+  de: /09:00–18:00\sUhr \(Mitteleuropäische Zeit\)/,
+  pl: /09:00–18:00 \(czas środkowoeuropejski\)/,
 } as const
 
 /** Elements that take only phrasing content, so an `<address>` (flow content) may not sit in them. */

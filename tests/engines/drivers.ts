@@ -1,0 +1,203 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
+import { freePort } from '#tests/helpers/net.ts'
+
+/**
+ * The browser engines beside Chromium, each behind the same small interface, so the journeys
+ * (journeys.ts) are written once:
+ * - Gecko: Debian's firefox-esr, driven by puppeteer-core over WebDriver BiDi;
+ * - WebKit: Debian's WebKitGTK MiniBrowser, driven over W3C WebDriver by WebKitWebDriver,
+ *   under xvfb-run (MiniBrowser has no headless mode).
+ */
+export type EngineName = 'gecko' | 'webkit'
+export const ENGINE_NAMES: readonly EngineName[] = ['gecko', 'webkit']
+
+export type EngineOptions = {
+  /** `prefers-color-scheme` the pages see (Gecko: a launch preference). */
+  colorScheme?: 'light' | 'dark'
+}
+
+export type Engine = {
+  name: EngineName
+  /** The narrowest window the engine's driver can make; narrower widths need a frame. */
+  minWidth: number
+  /** Loads a URL; resolves after its load event. */
+  goto(url: string): Promise<void>
+  /**
+   * Runs a function in the page with JSON arguments and returns its (awaited) JSON result.
+   * The function travels as its source: it may use only its arguments and the page's globals.
+   */
+  run<T, A extends unknown[]>(fn: (...args: A) => T | Promise<T>, ...args: A): Promise<T>
+  /** Sets the width of the page's viewport in CSS px (at least `minWidth`). */
+  setWidth(width: number): Promise<void>
+  /**
+   * Opens a page in a frame of the given width on the proxy's frame page and makes the frame
+   * the context of `run` until the next `goto`: widths below `minWidth`.
+   */
+  gotoFramed(frameUrl: string): Promise<void>
+  screenshot(path: string): Promise<void>
+  close(): Promise<void>
+}
+
+export async function launchEngine(name: EngineName, options: EngineOptions = {}): Promise<Engine> {
+  return name === 'gecko' ? launchGecko(options) : launchWebKit()
+}
+
+const VIEWPORT_HEIGHT = 800
+
+async function launchGecko({ colorScheme = 'light' }: EngineOptions): Promise<Engine> {
+  const browser: Browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    headless: true,
+    extraPrefsFirefox: {
+      // Firefox asks Mozilla's settings server at start; this machine has no way out.
+      'services.settings.server': 'http://127.0.0.1:9/',
+      // 0 dark, 1 light: what the pages see as prefers-color-scheme.
+      'layout.css.prefers-color-scheme.content-override': colorScheme === 'dark' ? 0 : 1,
+    },
+    env: { ...process.env, MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' },
+  })
+  const page: Page = await browser.newPage()
+  await page.setViewport({ width: 1280, height: VIEWPORT_HEIGHT })
+  /** Where `run` runs: the page, or the frame `gotoFramed` opened. */
+  let target: Page | Frame = page
+  return {
+    name: 'gecko',
+    minWidth: 1,
+    async goto(url) {
+      target = page
+      await page.goto(url, { waitUntil: 'load' })
+    },
+    async run<T, A extends unknown[]>(fn: (...args: A) => T | Promise<T>, ...args: A) {
+      return (await target.evaluate(fn as (...values: unknown[]) => unknown, ...args)) as T
+    },
+    async gotoFramed(frameUrl) {
+      await page.goto(frameUrl, { waitUntil: 'load' })
+      const frame = page.frames()[1]
+      if (!frame) throw new Error('the frame page has no frame')
+      target = frame
+    },
+    async setWidth(width) {
+      await page.setViewport({ width, height: VIEWPORT_HEIGHT })
+    },
+    async screenshot(path) {
+      await page.screenshot({ path, fullPage: true })
+    },
+    async close() {
+      await browser.close()
+    },
+  }
+}
+
+/** A W3C WebDriver session: each command a JSON request to the driver. */
+async function launchWebKit(): Promise<Engine> {
+  const port = await freePort()
+  // Own process group: xvfb-run starts Xvfb and the driver, and all of them go at the end.
+  const driver: ChildProcess = spawn(
+    'xvfb-run',
+    ['-a', '-s', '-screen 0 1600x1200x24', 'WebKitWebDriver', `--port=${port}`],
+    { detached: true, stdio: 'ignore' },
+  )
+  const base = `http://127.0.0.1:${port}`
+  async function command<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const answer = (await response.json()) as { value: T & { error?: string; message?: string } }
+    if (!response.ok) {
+      throw new Error(`WebDriver ${method} ${path}: ${answer.value.error}: ${answer.value.message}`)
+    }
+    return answer.value
+  }
+  const started = Date.now()
+  for (;;) {
+    try {
+      await command('GET', '/status')
+      break
+    } catch (error) {
+      if (Date.now() - started > 30_000) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+  const { sessionId } = await command<{ sessionId: string }>('POST', '/session', {
+    capabilities: {
+      alwaysMatch: {
+        browserName: 'MiniBrowser',
+        'webkitgtk:browserOptions': {
+          binary:
+            process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+          args: ['--automation'],
+        },
+      },
+    },
+  })
+  const session = `/session/${sessionId}`
+  /** The window's outer size for a viewport width: the chrome around the page is measured once. */
+  let chrome: { width: number; height: number } | null = null
+  async function setWidth(width: number) {
+    if (!chrome) {
+      const outer = await command<{ width: number; height: number }>(
+        'GET',
+        `${session}/window/rect`,
+      )
+      const inner = await command<[number, number]>('POST', `${session}/execute/sync`, {
+        script: 'return [window.innerWidth, window.innerHeight]',
+        args: [],
+      })
+      chrome = { width: outer.width - inner[0], height: outer.height - inner[1] }
+    }
+    await command('POST', `${session}/window/rect`, {
+      width: width + chrome.width,
+      height: VIEWPORT_HEIGHT + chrome.height,
+    })
+  }
+  await setWidth(1280)
+  return {
+    name: 'webkit',
+    minWidth: 447,
+    async goto(url) {
+      await command('POST', `${session}/url`, { url })
+    },
+    async gotoFramed(frameUrl) {
+      await command('POST', `${session}/url`, { url: frameUrl })
+      await command('POST', `${session}/frame`, { id: 0 })
+    },
+    async run<T, A extends unknown[]>(fn: (...args: A) => T | Promise<T>, ...args: A) {
+      // execute/async: the function may return a promise; the driver's callback is last.
+      const script = `const done = arguments[arguments.length - 1];
+        Promise.resolve((${fn.toString()}).apply(null, Array.prototype.slice.call(arguments, 0, -1)))
+          .then(done, (error) => done({ __engineError: String(error && error.stack || error) }))`
+      const value = await command<T | { __engineError: string }>(
+        'POST',
+        `${session}/execute/async`,
+        {
+          script,
+          args,
+        },
+      )
+      if (value && typeof value === 'object' && '__engineError' in value) {
+        throw new Error(`in the page: ${value.__engineError}`)
+      }
+      return value as T
+    },
+    setWidth,
+    async screenshot(path) {
+      const png = await command<string>('GET', `${session}/screenshot`)
+      writeFileSync(path, Buffer.from(png, 'base64'))
+    },
+    async close() {
+      await command('DELETE', session).catch(() => undefined)
+      if (driver.pid) {
+        try {
+          process.kill(-driver.pid, 'SIGTERM')
+        } catch {
+          // already gone
+        }
+      }
+    },
+  }
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config'
+
+// `npm run test:engines`: the site in Gecko and WebKit (tests/engines), one engine after the
+// other: each browser takes one of CI's two cores, the app and the proxy the other.
+export default defineConfig({
+  test: {
+    include: ['tests/engines/**/*.test.ts'],
+    environment: 'node',
+    fileParallelism: false,
+    testTimeout: 60_000,
+    // A browser's first start on a busy machine: Firefox took 14 s here once.
+    hookTimeout: 120_000,
+  },
+})
