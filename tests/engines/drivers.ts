@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
 import { freePort } from '#tests/helpers/net.ts'
 
@@ -40,6 +40,24 @@ export type Engine = {
   close(): Promise<void>
 }
 
+const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
+const MINIBROWSER =
+  process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
+
+/** What an engine needs that this machine lacks, as the Debian packages to install; null if none. */
+export function missingFor(name: EngineName): string | null {
+  const needs: [string, string][] =
+    name === 'gecko'
+      ? [[FIREFOX, 'firefox-esr']]
+      : [
+          [MINIBROWSER, 'webkit2gtk-driver'],
+          ['/usr/bin/WebKitWebDriver', 'webkit2gtk-driver'],
+          ['/usr/bin/xvfb-run', 'xvfb xauth'],
+        ]
+  const packages = [...new Set(needs.filter(([path]) => !existsSync(path)).map(([, pkg]) => pkg))]
+  return packages.length > 0 ? packages.join(' ') : null
+}
+
 export async function launchEngine(name: EngineName, options: EngineOptions = {}): Promise<Engine> {
   return name === 'gecko' ? launchGecko(options) : launchWebKit()
 }
@@ -49,7 +67,7 @@ const VIEWPORT_HEIGHT = 800
 async function launchGecko({ colorScheme = 'light' }: EngineOptions): Promise<Engine> {
   const browser: Browser = await puppeteer.launch({
     browser: 'firefox',
-    executablePath: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr',
+    executablePath: FIREFOX,
     headless: true,
     extraPrefsFirefox: {
       // Firefox asks Mozilla's settings server at start; this machine has no way out.
@@ -128,8 +146,7 @@ async function launchWebKit(): Promise<Engine> {
       alwaysMatch: {
         browserName: 'MiniBrowser',
         'webkitgtk:browserOptions': {
-          binary:
-            process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+          binary: MINIBROWSER,
           args: ['--automation'],
         },
       },

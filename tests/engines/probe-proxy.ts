@@ -155,7 +155,7 @@ export async function startProbeProxy(upstream: string): Promise<ProbeProxy> {
   return {
     origin: `http://127.0.0.1:${port}`,
     takeFailures: () => failures.splice(0),
-    async settled(quietMs = 300) {
+    async settled(quietMs = 200) {
       const started = Date.now()
       while (open > 0 || Date.now() - lastChange < quietMs) {
         if (Date.now() - started > 30_000) throw new Error(`${open} requests still open after 30 s`)
