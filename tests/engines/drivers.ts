@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
 import { freePort } from '#tests/helpers/net.ts'
 
@@ -13,13 +15,33 @@ import { freePort } from '#tests/helpers/net.ts'
 export type EngineName = 'gecko' | 'webkit'
 export const ENGINE_NAMES: readonly EngineName[] = ['gecko', 'webkit']
 
+/**
+ * What the browser is set to at launch: the media features a visitor's system sets, and
+ * JavaScript. Neither driver can change them at run time (Chromium's DevTools calls for it
+ * do not exist over WebDriver), so each set of options is a browser of its own.
+ */
 export type EngineOptions = {
-  /** `prefers-color-scheme` the pages see (Gecko: a launch preference). */
-  colorScheme?: 'light' | 'dark'
+  /** `prefers-color-scheme` (Gecko: a preference; WebKit: MiniBrowser's dark mode). */
+  colorScheme: 'light' | 'dark'
+  /** `prefers-reduced-motion: reduce` (Gecko: a preference; WebKit: GTK's animations off). */
+  reducedMotion: boolean
+  /**
+   * Whether the pages' own scripts run (Gecko: `javascript.enabled`; WebKit: JavaScript in
+   * document markup). The driver's scripts run either way: they read the page, they do not
+   * act for it.
+   */
+  javaScript: boolean
+}
+
+export const DEFAULT_OPTIONS: EngineOptions = {
+  colorScheme: 'light',
+  reducedMotion: false,
+  javaScript: true,
 }
 
 export type Engine = {
   name: EngineName
+  options: EngineOptions
   /** The narrowest window the engine's driver can make; narrower widths need a frame. */
   minWidth: number
   /** Loads a URL; resolves after its load event. */
@@ -36,6 +58,15 @@ export type Engine = {
    * the context of `run` until the next `goto`: widths below `minWidth`.
    */
   gotoFramed(frameUrl: string): Promise<void>
+  /** The address of the document `run` runs in. */
+  url(): Promise<string>
+  /** A click on the element, as the driver's input does it (a navigation it starts may go on). */
+  click(selector: string): Promise<void>
+  /** Empties the field, then types into it key by key, as the driver's input does it. */
+  fill(selector: string, text: string): Promise<void>
+  /** Chooses the option with that value in the select element. */
+  select(selector: string, value: string): Promise<void>
+  /** A PNG of the whole page (WebKit: of the viewport, which is all its driver shows). */
   screenshot(path: string): Promise<void>
   close(): Promise<void>
 }
@@ -58,13 +89,17 @@ export function missingFor(name: EngineName): string | null {
   return packages.length > 0 ? packages.join(' ') : null
 }
 
-export async function launchEngine(name: EngineName, options: EngineOptions = {}): Promise<Engine> {
-  return name === 'gecko' ? launchGecko(options) : launchWebKit()
+export async function launchEngine(
+  name: EngineName,
+  settings: Partial<EngineOptions> = {},
+): Promise<Engine> {
+  const options = { ...DEFAULT_OPTIONS, ...settings }
+  return name === 'gecko' ? launchGecko(options) : launchWebKit(options)
 }
 
 const VIEWPORT_HEIGHT = 800
 
-async function launchGecko({ colorScheme = 'light' }: EngineOptions): Promise<Engine> {
+async function launchGecko(options: EngineOptions): Promise<Engine> {
   const browser: Browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
@@ -73,7 +108,9 @@ async function launchGecko({ colorScheme = 'light' }: EngineOptions): Promise<En
       // Firefox asks Mozilla's settings server at start; this machine has no way out.
       'services.settings.server': 'http://127.0.0.1:9/',
       // 0 dark, 1 light: what the pages see as prefers-color-scheme.
-      'layout.css.prefers-color-scheme.content-override': colorScheme === 'dark' ? 0 : 1,
+      'layout.css.prefers-color-scheme.content-override': options.colorScheme === 'dark' ? 0 : 1,
+      'ui.prefersReducedMotion': options.reducedMotion ? 1 : 0,
+      'javascript.enabled': options.javaScript,
     },
     env: { ...process.env, MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' },
   })
@@ -83,6 +120,7 @@ async function launchGecko({ colorScheme = 'light' }: EngineOptions): Promise<En
   let target: Page | Frame = page
   return {
     name: 'gecko',
+    options,
     minWidth: 1,
     async goto(url) {
       target = page
@@ -100,6 +138,28 @@ async function launchGecko({ colorScheme = 'light' }: EngineOptions): Promise<En
     async setWidth(width) {
       await page.setViewport({ width, height: VIEWPORT_HEIGHT })
     },
+    async url() {
+      return target.url()
+    },
+    async click(selector) {
+      // The mouse at the element's centre: Puppeteer's own click never returned here in
+      // Firefox with the page's scripts off. Gecko needs no frame, so page coordinates hold.
+      const point = await target.$eval(selector, (element) => {
+        element.scrollIntoView({ block: 'center' })
+        const rect = element.getBoundingClientRect()
+        return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 }
+      })
+      await page.mouse.click(point.x, point.y)
+    },
+    async fill(selector, text) {
+      await target.$eval(selector, (field) => {
+        ;(field as HTMLInputElement).value = ''
+      })
+      await target.type(selector, text)
+    },
+    async select(selector, value) {
+      await target.select(selector, value)
+    },
     async screenshot(path) {
       await page.screenshot({ path, fullPage: true })
     },
@@ -110,13 +170,21 @@ async function launchGecko({ colorScheme = 'light' }: EngineOptions): Promise<En
 }
 
 /** A W3C WebDriver session: each command a JSON request to the driver. */
-async function launchWebKit(): Promise<Engine> {
+async function launchWebKit(options: EngineOptions): Promise<Engine> {
   const port = await freePort()
+  // GTK's own setting is what WebKitGTK reports as prefers-reduced-motion; a settings file
+  // of its own for this browser, so the machine's stays as it is.
+  const config = mkdtempSync(join(tmpdir(), 'engine-webkit-'))
+  mkdirSync(join(config, 'gtk-3.0'))
+  writeFileSync(
+    join(config, 'gtk-3.0', 'settings.ini'),
+    `[Settings]\ngtk-enable-animations=${options.reducedMotion ? 0 : 1}\n`,
+  )
   // Own process group: xvfb-run starts Xvfb and the driver, and all of them go at the end.
   const driver: ChildProcess = spawn(
     'xvfb-run',
     ['-a', '-s', '-screen 0 1600x1200x24', 'WebKitWebDriver', `--port=${port}`],
-    { detached: true, stdio: 'ignore' },
+    { detached: true, stdio: 'ignore', env: { ...process.env, XDG_CONFIG_HOME: config } },
   )
   const base = `http://127.0.0.1:${port}`
   async function command<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -147,7 +215,12 @@ async function launchWebKit(): Promise<Engine> {
         browserName: 'MiniBrowser',
         'webkitgtk:browserOptions': {
           binary: MINIBROWSER,
-          args: ['--automation'],
+          args: [
+            '--automation',
+            ...(options.colorScheme === 'dark' ? ['--dark-mode'] : []),
+            // Markup's scripts off; the driver's scripts still run.
+            ...(options.javaScript ? [] : ['--enable-javascript-markup=false']),
+          ],
         },
       },
     },
@@ -173,8 +246,37 @@ async function launchWebKit(): Promise<Engine> {
     })
   }
   await setWidth(1280)
+  const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf'
+  async function element(selector: string): Promise<string> {
+    const found = await command<Record<string, string>>('POST', `${session}/element`, {
+      using: 'css selector',
+      value: selector,
+    })
+    const id = found[ELEMENT] as string
+    // WebKit's driver refuses to clear a field out of view: scrolled to it first, as a person would.
+    await command('POST', `${session}/execute/sync`, {
+      script: 'arguments[0].scrollIntoView({ block: "center" })',
+      args: [{ [ELEMENT]: id }],
+    })
+    return id
+  }
+  async function run<T, A extends unknown[]>(fn: (...args: A) => T | Promise<T>, ...args: A) {
+    // execute/async: the function may return a promise; the driver's callback is last.
+    const script = `const done = arguments[arguments.length - 1];
+      Promise.resolve((${fn.toString()}).apply(null, Array.prototype.slice.call(arguments, 0, -1)))
+        .then(done, (error) => done({ __engineError: String(error && error.stack || error) }))`
+    const value = await command<T | { __engineError: string }>('POST', `${session}/execute/async`, {
+      script,
+      args,
+    })
+    if (value && typeof value === 'object' && '__engineError' in value) {
+      throw new Error(`in the page: ${value.__engineError}`)
+    }
+    return value as T
+  }
   return {
     name: 'webkit',
+    options,
     minWidth: 447,
     async goto(url) {
       await command('POST', `${session}/url`, { url })
@@ -183,23 +285,22 @@ async function launchWebKit(): Promise<Engine> {
       await command('POST', `${session}/url`, { url: frameUrl })
       await command('POST', `${session}/frame`, { id: 0 })
     },
-    async run<T, A extends unknown[]>(fn: (...args: A) => T | Promise<T>, ...args: A) {
-      // execute/async: the function may return a promise; the driver's callback is last.
-      const script = `const done = arguments[arguments.length - 1];
-        Promise.resolve((${fn.toString()}).apply(null, Array.prototype.slice.call(arguments, 0, -1)))
-          .then(done, (error) => done({ __engineError: String(error && error.stack || error) }))`
-      const value = await command<T | { __engineError: string }>(
-        'POST',
-        `${session}/execute/async`,
-        {
-          script,
-          args,
-        },
-      )
-      if (value && typeof value === 'object' && '__engineError' in value) {
-        throw new Error(`in the page: ${value.__engineError}`)
-      }
-      return value as T
+    run,
+    async url() {
+      // The driver's own URL is the window's; `run` may be in a frame.
+      return run(() => location.href)
+    },
+    async click(selector) {
+      await command('POST', `${session}/element/${await element(selector)}/click`, {})
+    },
+    async fill(selector, text) {
+      const field = await element(selector)
+      await command('POST', `${session}/element/${field}/clear`, {})
+      await command('POST', `${session}/element/${field}/value`, { text })
+    },
+    async select(selector, value) {
+      const option = await element(`${selector} option[value="${value}"]`)
+      await command('POST', `${session}/element/${option}/click`, {})
     },
     setWidth,
     async screenshot(path) {
@@ -208,6 +309,7 @@ async function launchWebKit(): Promise<Engine> {
     },
     async close() {
       await command('DELETE', session).catch(() => undefined)
+      rmSync(config, { recursive: true, force: true })
       if (driver.pid) {
         try {
           process.kill(-driver.pid, 'SIGTERM')

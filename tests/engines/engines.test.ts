@@ -1,7 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
-import { ENGINE_NAMES, launchEngine, missingFor, type Engine, type EngineName } from './drivers.ts'
-import { open, pageJourney, reflowJourney, startSite, type Site } from './journeys.ts'
+import { ONE_PAGE_PER_LAYOUT } from '#tests/e2e/page-layouts.ts'
+import {
+  ENGINE_NAMES,
+  launchEngine,
+  missingFor,
+  type Engine,
+  type EngineName,
+  type EngineOptions,
+} from './drivers.ts'
+import {
+  formJourney,
+  languageJourney,
+  lowContrastText,
+  motionJourney,
+  navigationJourney,
+  open,
+  pageJourney,
+  plainFormJourney,
+  reflowJourney,
+  screenshotJourney,
+  startSite,
+  themeJourney,
+  type Site,
+} from './journeys.ts'
 import { takeProblems } from './probe-proxy.ts'
 
 /**
@@ -37,43 +59,124 @@ function runnable(name: EngineName): boolean {
   return false
 }
 
+/** One page of every layout, in English: the themes and motion do not depend on the words. */
+const LAYOUT_PAGES = ONE_PAGE_PER_LAYOUT.filter(({ locale }) => locale === 'en').map(
+  ({ path }) => path,
+)
+/** Where `ENGINE_SCREENSHOTS` asks for the layouts' screenshots (README, Browser engines). */
+const SCREENSHOTS = process.env.ENGINE_SCREENSHOTS
+
+/** A browser of one engine with one set of options for the tests of a `describe`. */
+function useEngine(name: EngineName, options: Partial<EngineOptions> = {}): () => Engine {
+  let engine: Engine | null = null
+  beforeAll(async () => {
+    engine = await launchEngine(name, options)
+  })
+  afterAll(async () => {
+    await engine?.close()
+  })
+  return () => {
+    if (!engine) throw new Error(`the ${name} browser did not start`)
+    return engine
+  }
+}
+
 for (const name of ENGINE_NAMES) {
   describe.skipIf(!runnable(name))(`${name} (ENGINES=${selected.join(',')})`, () => {
-    let engine: Engine
-    beforeAll(async () => {
-      engine = await launchEngine(name)
-    })
-    afterAll(async () => {
-      await engine.close()
-    })
+    describe('light theme, motion, JavaScript: as most visitors have it', () => {
+      const engine = useEngine(name)
 
-    it('sees what it must report: a script error, a CSP violation, a failed request', async () => {
-      await open(engine, site, '/')
-      await engine.run(() => {
-        setTimeout(() => {
-          throw new Error('engine probe check')
+      it('sees what it must report: a script error, a CSP violation, a failed request, low contrast', async () => {
+        await open(engine(), site, '/')
+        await engine().run(() => {
+          setTimeout(() => {
+            throw new Error('engine probe check')
+          })
+          const image = document.createElement('img')
+          image.src = 'https://offsite.invalid/probe-check.png'
+          document.body.append(image)
+          return fetch('/assets/probe-check-missing.js').then((response) => response.status)
         })
-        const image = document.createElement('img')
-        image.src = 'https://offsite.invalid/probe-check.png'
-        document.body.append(image)
-        return fetch('/assets/probe-check-missing.js').then((response) => response.status)
+        await site.proxy.settled()
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        const problems = await engine().run(takeProblems)
+        expect(problems).toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(/^script error: .*engine probe check/),
+            expect.stringMatching(/^CSP violation: img-src https:\/\/offsite\.invalid/),
+          ]),
+        )
+        expect(site.proxy.takeFailures()).toEqual(['GET /assets/probe-check-missing.js: 404'])
+
+        // The contrast check finds grey text on grey (about 1.3:1), and nothing else.
+        expect(await engine().run(lowContrastText)).toEqual([])
+        await engine().run(() => {
+          const grey = Object.assign(document.createElement('p'), {
+            textContent: 'engine contrast check',
+          })
+          grey.style.color = 'rgb(119, 119, 119)'
+          grey.style.background = 'rgb(136, 136, 136)'
+          document.querySelector('main')?.append(grey)
+        })
+        expect(await engine().run(lowContrastText)).toEqual([
+          expect.stringMatching(/^p "engine contrast check" 1\.\d\d:1$/),
+        ])
       })
-      await site.proxy.settled()
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      const problems = await engine.run(takeProblems)
-      expect(problems).toEqual(
-        expect.arrayContaining([
-          expect.stringMatching(/^script error: .*engine probe check/),
-          expect.stringMatching(/^CSP violation: img-src https:\/\/offsite\.invalid/),
-        ]),
+
+      it.each([1280, 375] as const)(
+        'navigates in the page through the menu at %i px, then back and forward',
+        async (width) => {
+          await navigationJourney(engine(), site, width)
+        },
       )
-      expect(site.proxy.takeFailures()).toEqual(['GET /assets/probe-check-missing.js: 404'])
+
+      it('switches the language with a full load and keeps the choice in the cookie', async () => {
+        await languageJourney(engine(), site)
+      })
+
+      it.each([
+        { form: 'contact', locale: 'de' },
+        { form: 'home', locale: 'pl' },
+      ] as const)(
+        'the $form form ($locale): errors in the language, then a delivered message',
+        async (form) => {
+          await formJourney(engine(), site, form)
+        },
+      )
+
+      it.each(LAYOUT_PAGES)('%s: light colours with contrast, motion allowed', async (path) => {
+        await themeJourney(engine(), site, path)
+        await motionJourney(engine(), site, path)
+        if (SCREENSHOTS) await screenshotJourney(engine(), site, path, SCREENSHOTS)
+      })
+
+      describe('every page renders and hydrates with no error, failed request or CSP violation', () => {
+        it.each(LOCALIZED_PAGES.map(({ path }) => path))('%s', async (path) => {
+          await pageJourney(engine(), site, path)
+          await reflowJourney(engine(), site, path)
+        })
+      })
     })
 
-    describe('every page renders and hydrates with no error, failed request or CSP violation', () => {
-      it.each(LOCALIZED_PAGES.map(({ path }) => path))('%s', async (path) => {
-        await pageJourney(engine, site, path)
-        await reflowJourney(engine, site, path)
+    describe('dark theme and reduced motion, as the system asks', () => {
+      const engine = useEngine(name, { colorScheme: 'dark', reducedMotion: true })
+
+      it.each(LAYOUT_PAGES)('%s: dark colours with contrast, nothing moves', async (path) => {
+        await themeJourney(engine(), site, path)
+        await motionJourney(engine(), site, path)
+        if (SCREENSHOTS) await screenshotJourney(engine(), site, path, SCREENSHOTS)
+      })
+
+      it('navigates in the page without view transitions', async () => {
+        await navigationJourney(engine(), site, 1280)
+      })
+    })
+
+    describe('JavaScript off', () => {
+      const engine = useEngine(name, { javaScript: false })
+
+      it('the form posts plainly: errors with the input, then a delivered message', async () => {
+        await plainFormJourney(engine(), site)
       })
     })
   })

@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net'
  * script errors, unhandled rejections, console errors and warnings (React reports a hydration
  * mismatch there), CSP violations and resources that failed to load. A classic script in the
  * head runs before the site's module scripts; it is same-origin, so the site's CSP allows it
- * unchanged, and React 19 hydration skips the extra tag in the head.
+ * unchanged, and React 19 hydration skips the extra tag in the head. It also counts the view
+ * transitions the page starts. Pages whose scripts are off (a browser with JavaScript off)
+ * run no probe either.
  */
 export const PROBE_PATH = '/__engine-probe.js'
 
@@ -46,9 +48,41 @@ const PROBE_SOURCE = `(() => {
       original.apply(console, args)
     }
   }
-  window.__engineProbe = { problems }
+  // View transitions the page starts (React Router's, on a client-side navigation), and how
+  // many still run: while one runs, its snapshot covers the page and takes the clicks.
+  let viewTransitions = 0
+  let running = 0
+  const start = Document.prototype.startViewTransition
+  if (start) {
+    Document.prototype.startViewTransition = function (...args) {
+      viewTransitions++
+      running++
+      const transition = start.apply(this, args)
+      transition.finished.finally(() => running--)
+      return transition
+    }
+  }
+  window.__engineProbe = {
+    problems,
+    viewTransitions: () => viewTransitions,
+    viewTransitionsRunning: () => running,
+  }
 })()
 `
+
+/** In the page: whether no view transition runs (one takes the clicks while it does). */
+export function noViewTransitionRunning(): boolean {
+  const probe = (window as unknown as { __engineProbe?: { viewTransitionsRunning(): number } })
+    .__engineProbe
+  return !probe || probe.viewTransitionsRunning() === 0
+}
+
+/** In the page: how many view transitions the document has started (-1 without the probe). */
+export function viewTransitionsStarted(): number {
+  const probe = (window as unknown as { __engineProbe?: { viewTransitions(): number } })
+    .__engineProbe
+  return probe ? probe.viewTransitions() : -1
+}
 
 /** In the page: the probe's findings since the last call (a new document starts with none). */
 export function takeProblems(): string[] {

@@ -42,13 +42,17 @@ export function localeStrings(locale: Locale): (readonly [string, string])[] {
 const i18n = i18next.createInstance()
 void i18n.use(typesetPostProcessor).init({ ...I18N_BASE_OPTIONS, resources: {} })
 
+/** Text as a page in `locale` shows it: facts and figures filled in and formatted, typeset. */
+export function shown(text: unknown, locale: Locale): string {
+  return i18n.t('shown', { lng: locale, defaultValue: String(text) })
+}
+
 /**
- * Text as a page in `locale` shows it: facts and figures filled in and formatted, typeset,
- * escaped as React writes HTML. Without a locale, only escaped (a value shown as it is).
+ * Text as a page in `locale` shows it, escaped as React writes HTML. Without a locale, only
+ * escaped (a value shown as it is).
  */
 export function html(text: unknown, locale?: Locale): string {
-  const shown = locale ? i18n.t('shown', { lng: locale, defaultValue: String(text) }) : String(text)
-  return shown
+  return (locale ? shown(text, locale) : String(text))
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -63,10 +67,15 @@ function titleSource(page: Page): [namespace: string, path: string] {
   return [page.namespaces[0], 'meta.title']
 }
 
-/** The `<title>` a page must have in a locale, as it appears in the HTML. */
-export function expectedTitle(id: PageId, locale: Locale): string {
+/** The title a page must have in a locale, as `document.title` reads it. */
+export function titleText(id: PageId, locale: Locale): string {
   const page = PAGES.find((candidate) => candidate.id === id)
   if (!page) throw new Error(`Unknown page ${id}`)
   const [namespace, path] = titleSource(page)
-  return html(get(texts(locale, namespace), path), locale)
+  return shown(get(texts(locale, namespace), path), locale)
+}
+
+/** The `<title>` a page must have in a locale, as it appears in the HTML. */
+export function expectedTitle(id: PageId, locale: Locale): string {
+  return html(titleText(id, locale))
 }
