@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { expect, test, waitForHydration } from './fixtures.ts'
 import { ONE_PAGE_PER_LAYOUT } from './page-layouts.ts'
+import { movingElements } from '#tests/helpers/motion.ts'
 import { cutOffContent as cutOffContentInPage } from '#tests/helpers/reflow.ts'
 
 // WCAG 2.2 AA checks that axe and HTML_CodeSniffer do not make, on one page of every page
@@ -222,28 +223,7 @@ for (const { path, page: entry, locale } of ONE_PAGE_PER_LAYOUT) {
           // Hovering waits for the target to be stable: generous for a busy machine.
           if (await target.isVisible()) await target.hover({ timeout: 15_000 })
         }
-        const moving = await page.evaluate(() => {
-          const seconds = (value: string) =>
-            Math.max(
-              ...value
-                .split(',')
-                .map((part) => parseFloat(part) * (part.trim().endsWith('ms') ? 0.001 : 1)),
-            )
-          const running = document.getAnimations().map((animation) => animation.constructor.name)
-          const styled = [...document.querySelectorAll('*')]
-            .filter((element) => {
-              const style = getComputedStyle(element)
-              return (
-                seconds(style.transitionDuration) > 0.001 ||
-                (style.animationName !== 'none' && seconds(style.animationDuration) > 0.001)
-              )
-            })
-            .map(
-              (element) =>
-                `${element.tagName.toLowerCase()}.${element.getAttribute('class') ?? ''}`,
-            )
-          return [...running, ...styled]
-        })
+        const moving = await page.evaluate(movingElements)
         expect(moving).toEqual([])
       })
     }

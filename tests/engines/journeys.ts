@@ -12,6 +12,7 @@ import {
 import { localizePath, type Locale } from '#shared/locales.ts'
 import type { PageId } from '#shared/pages.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
+import { movingElements } from '#tests/helpers/motion.ts'
 import { cutOffContent } from '#tests/helpers/reflow.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { get, shown, texts, titleText } from '#tests/helpers/locales.ts'
@@ -497,29 +498,17 @@ export async function themeJourney(engine: Engine, site: Site, path: string) {
   await expectNoProblems(engine, site, `${path} in the ${engine.options.colorScheme} theme`)
 }
 
-/** With reduced motion: nothing on the page has a transition or an animation that runs. */
+/**
+ * With reduced motion nothing on the page has a transition or an animation; without it the
+ * buttons' colour fades are there (so the look can find them).
+ */
 export async function motionJourney(engine: Engine, site: Site, path: string) {
   await open(engine, site, path)
   expect(await engine.run(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(
     engine.options.reducedMotion,
   )
-  const moving = await engine.run(() => {
-    const seconds = (value: string) =>
-      Math.max(
-        ...value
-          .split(',')
-          .map((part) => parseFloat(part) * (part.trim().endsWith('ms') ? 0.001 : 1)),
-      )
-    return [...document.querySelectorAll('*')]
-      .filter((element) => {
-        const style = getComputedStyle(element)
-        return (
-          seconds(style.transitionDuration) > 0.001 ||
-          (style.animationName !== 'none' && seconds(style.animationDuration) > 0.001)
-        )
-      })
-      .map((element) => `${element.tagName.toLowerCase()}.${element.getAttribute('class') ?? ''}`)
-  })
+  const moving = await engine.run(movingElements)
+
   if (engine.options.reducedMotion) expect(moving, `${path}: moving`).toEqual([])
   else expect(moving.length, `${path}: buttons fade their colours`).toBeGreaterThan(0)
 }
