@@ -12,7 +12,7 @@ import {
 import {
   formJourney,
   languageJourney,
-  lowContrastText,
+  pageColours,
   motionJourney,
   navigationJourney,
   open,
@@ -109,7 +109,7 @@ for (const name of ENGINE_NAMES) {
         expect(site.proxy.takeFailures()).toEqual(['GET /assets/probe-check-missing.js: 404'])
 
         // The contrast check finds grey text on grey (about 1.3:1), and nothing else.
-        expect(await engine().run(lowContrastText)).toEqual([])
+        expect((await engine().run(pageColours)).lowContrast).toEqual([])
         await engine().run(() => {
           const grey = Object.assign(document.createElement('p'), {
             textContent: 'engine contrast check',
@@ -118,7 +118,7 @@ for (const name of ENGINE_NAMES) {
           grey.style.background = 'rgb(136, 136, 136)'
           document.querySelector('main')?.append(grey)
         })
-        expect(await engine().run(lowContrastText)).toEqual([
+        expect((await engine().run(pageColours)).lowContrast).toEqual([
           expect.stringMatching(/^p "engine contrast check" 1\.\d\d:1$/),
         ])
       })
@@ -146,7 +146,7 @@ for (const name of ENGINE_NAMES) {
 
       it.each(LAYOUT_PAGES)('%s: light colours with contrast, motion allowed', async (path) => {
         await themeJourney(engine(), site, path)
-        await motionJourney(engine(), site, path)
+        await motionJourney(engine(), path)
         if (SCREENSHOTS) await screenshotJourney(engine(), site, path, SCREENSHOTS)
       })
 
@@ -163,7 +163,7 @@ for (const name of ENGINE_NAMES) {
 
       it.each(LAYOUT_PAGES)('%s: dark colours with contrast, nothing moves', async (path) => {
         await themeJourney(engine(), site, path)
-        await motionJourney(engine(), site, path)
+        await motionJourney(engine(), path)
         if (SCREENSHOTS) await screenshotJourney(engine(), site, path, SCREENSHOTS)
       })
 

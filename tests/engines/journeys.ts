@@ -15,6 +15,7 @@ import { SERVICES, servicePath } from '#shared/services.ts'
 import { movingElements } from '#tests/helpers/motion.ts'
 import { cutOffContent } from '#tests/helpers/reflow.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
 import { get, shown, texts, titleText } from '#tests/helpers/locales.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import type { Engine } from './drivers.ts'
@@ -84,15 +85,6 @@ export async function until<A extends unknown[]>(
         cause: lastError,
       })
     }
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
-/** Polls a condition in the test until it holds. */
-async function eventually(what: string, condition: () => boolean) {
-  const started = Date.now()
-  while (!condition()) {
-    if (Date.now() - started > TIMEOUT_MS) throw new Error(`still not ${what} after 20 s`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
@@ -308,8 +300,9 @@ function textOf(selector: string) {
 
 /** Waits until the SMTP server has a message whose text holds `words`. */
 async function expectDelivered(site: Site, words: string) {
-  await eventually('delivered', () =>
-    site.smtp.received.some(({ mail }) => (mail.text ?? '').includes(words)),
+  await eventually(
+    () => site.smtp.received.some(({ mail }) => (mail.text ?? '').includes(words)),
+    TIMEOUT_MS,
   )
 }
 
@@ -403,17 +396,17 @@ export async function plainFormJourney(engine: Engine, site: Site) {
 }
 
 /**
- * In the page: text whose contrast with what lies behind it is under WCAG's 4.5:1 (3:1 for
- * large text), in the colours this engine computed. Colours are read back from a canvas, so
- * every notation the style sheets use (`light-dark()`, `oklch()`, `color-mix()`) arrives as
- * sRGB bytes; a background under an image or gradient is not judged (axe's rule in Chromium
+ * In the page: how light the page's background is, and text whose contrast with what lies
+ * behind it is under WCAG's 4.5:1 (3:1 for large text), in the colours this engine computed.
+ * Colours are read back from a canvas, so every notation the style sheets use
+ * (`light-dark()`, `oklch()`, `color-mix()`) arrives as sRGB bytes; a background under an image or gradient is not judged (axe's rule in Chromium
  * judges those pages in both themes).
  */
-export function lowContrastText(): string[] {
+export function pageColours(): { background: number; lowContrast: string[] } {
   const canvas = document.createElement('canvas')
   canvas.width = canvas.height = 1
   const context = canvas.getContext('2d', { willReadFrequently: true })
-  if (!context) return ['no 2D canvas']
+  if (!context) return { background: -1, lowContrast: ['no 2D canvas'] }
   const rgba = (color: string): [number, number, number, number] => {
     context.clearRect(0, 0, 1, 1)
     context.fillStyle = color
@@ -468,7 +461,9 @@ export function lowContrastText(): string[] {
       )
     }
   }
-  return problems
+  // How light the page's own background is, 0 (black) to 1 (white).
+  const [r, g, b] = rgba(getComputedStyle(document.body).backgroundColor)
+  return { background: (r + g + b) / 3 / 255, lowContrast: problems }
 }
 
 /**
@@ -478,32 +473,22 @@ export function lowContrastText(): string[] {
 export async function themeJourney(engine: Engine, site: Site, path: string) {
   await open(engine, site, path)
   const dark = engine.options.colorScheme === 'dark'
-  const seen = await engine.run(() => ({
-    scheme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
-    page: getComputedStyle(document.body).backgroundColor,
-  }))
-  expect(seen.scheme, 'prefers-color-scheme').toBe(engine.options.colorScheme)
-  const pageLuminance = await engine.run((colour) => {
-    const canvas = document.createElement('canvas')
-    const context = canvas.getContext('2d')
-    if (!context) return -1
-    context.fillStyle = colour
-    context.fillRect(0, 0, 1, 1)
-    const [r = 0, g = 0, b = 0] = context.getImageData(0, 0, 1, 1).data
-    return (r + g + b) / 3 / 255
-  }, seen.page)
-  if (dark) expect(pageLuminance, `${path}: the page's background`).toBeLessThan(0.3)
-  else expect(pageLuminance, `${path}: the page's background`).toBeGreaterThan(0.7)
-  expect(await engine.run(lowContrastText), `${engine.name}: ${path} contrast`).toEqual([])
+  expect(
+    await engine.run(() => (matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light')),
+    'prefers-color-scheme',
+  ).toBe(engine.options.colorScheme)
+  const colours = await engine.run(pageColours)
+  if (dark) expect(colours.background, `${path}: the page's background`).toBeLessThan(0.3)
+  else expect(colours.background, `${path}: the page's background`).toBeGreaterThan(0.7)
+  expect(colours.lowContrast, `${engine.name}: ${path} contrast`).toEqual([])
   await expectNoProblems(engine, site, `${path} in the ${engine.options.colorScheme} theme`)
 }
 
 /**
- * With reduced motion nothing on the page has a transition or an animation; without it the
- * buttons' colour fades are there (so the look can find them).
+ * On the page `themeJourney` opened: with reduced motion nothing has a transition or an
+ * animation; without it the buttons' colour fades are there (so the look can find them).
  */
-export async function motionJourney(engine: Engine, site: Site, path: string) {
-  await open(engine, site, path)
+export async function motionJourney(engine: Engine, path: string) {
   expect(await engine.run(() => matchMedia('(prefers-reduced-motion: reduce)').matches)).toBe(
     engine.options.reducedMotion,
   )
