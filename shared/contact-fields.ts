@@ -179,7 +179,7 @@ export type ContactFormState = {
   form: ContactFormId
   values: Partial<Record<ContactFieldName, string>>
   errors: FieldErrors
-  outcome?: 'error' | 'rateLimited'
+  outcome?: 'error' | 'rateLimited' | 'foreign'
   retryAfterSeconds?: number
 }
 

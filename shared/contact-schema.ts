@@ -178,6 +178,8 @@ export const ContactAnswerSchemas = {
       z.enum(FIELD_ERROR_CODES),
     ),
   }),
+  /** Posted from another site (README, Spam defence): refused, the form shown again. */
+  403: z.object({ status: z.literal('foreign') }),
   429: z.object({ status: z.literal('rateLimited'), retryAfterSeconds: z.number() }),
   /** The outbox could not take the message, or the process is overloaded: try again later. */
   503: z.object({ status: z.literal('error'), retryAfterSeconds: z.optional(z.number()) }),

@@ -25,7 +25,7 @@ type ContactFormProps = {
 
 type ContactFormValues = Partial<Record<ContactFieldName, string>>
 
-type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited'
+type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited' | 'foreign'
 
 /**
  * A version 4 UUID. `crypto.randomUUID` exists only in secure contexts (HTTPS, localhost);
@@ -116,6 +116,8 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       } else if (answer.status === 'rateLimited') {
         setRetryAfterSeconds(answer.retryAfterSeconds)
         setStatus('rateLimited')
+      } else if (answer.status === 'foreign') {
+        setStatus('foreign')
       } else {
         setStatus('error')
       }
@@ -146,6 +148,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       </div>
       <div className="form-status" role="alert">
         {status === 'error' ? <p className="form-problem">{t('form.status.error')}</p> : null}
+        {status === 'foreign' ? <p className="form-problem">{t('form.status.foreign')}</p> : null}
         {status === 'rateLimited' ? (
           <p className="form-problem">{t('form.status.rateLimited', { count: minutes })}</p>
         ) : null}

@@ -10,20 +10,30 @@ import { FileOutbox, type ContactSubmission, type RemovedEntry } from '../servic
 import { checkRedisDurability } from '../services/redis-config.ts'
 import { RedisOutbox } from '../services/redis-outbox.ts'
 import { startRetention } from '../services/retention.ts'
+import {
+  REJECTION_REASONS,
+  SUSPECT_REASONS,
+  type RejectionReason,
+  type SuspectReason,
+} from '../services/spam-signals.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     contact: {
       /**
        * Stores the message durably (on disk, or acknowledged by Redis); resolves with its id.
-       * `id` is the submission's own id, so a repeated request is not a second lead.
+       * `id` is the submission's own id, so a repeated request is not a second lead; `suspect`
+       * the signs of spam its content shows (delivered all the same, marked).
        */
-      accept: (message: ContactMessage, id?: string) => Promise<string>
+      accept: (message: ContactMessage, id?: string, suspect?: SuspectReason[]) => Promise<string>
       /** Can a message be stored? (The file outbox's folder; with Redis always: pages and
        * readiness never depend on Redis, a submission then gets a 503.) */
       isReady: () => Promise<boolean>
-      /** Counts a submission the honeypot caught (answered like a success). */
-      rejectSpam: () => string
+      /**
+       * Counts a post the spam defence dropped or refused, by reason; returns an id for the
+       * answer a dropped post gets (the same as a person's, so a bot learns nothing).
+       */
+      reject: (reason: RejectionReason) => string
       /** Counts a submission that was refused. */
       count: (outcome: 'invalid' | 'rateLimited' | 'error') => void
       /**
@@ -74,7 +84,8 @@ function migrateFileOutbox(
     try {
       for (const entry of entries) {
         if (isStopped) return
-        await queue.put({ id: entry.id, receivedAt: entry.receivedAt, message: entry.message })
+        const { id, receivedAt, message, suspect } = entry
+        await queue.put({ id, receivedAt, message, ...(suspect ? { suspect } : {}) })
         await outbox.remove(entry.id)
         moved++
       }
@@ -116,6 +127,21 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       labelNames: ['outcome'] as const,
       registers: [metrics],
     })
+    // Every reason from the start at 0, so a rate over them is defined before the first one.
+    const rejected = new Counter({
+      name: 'contact_rejected_total',
+      help: 'Contact posts the spam defence dropped (answered like a success) or refused, by reason',
+      labelNames: ['reason'] as const,
+      registers: [metrics],
+    })
+    for (const reason of REJECTION_REASONS) rejected.inc({ reason }, 0)
+    const suspects = new Counter({
+      name: 'contact_suspect_total',
+      help: 'Accepted contact messages delivered with a spam marker, by sign',
+      labelNames: ['reason'] as const,
+      registers: [metrics],
+    })
+    for (const reason of SUSPECT_REASONS) suspects.inc({ reason }, 0)
     const deliveries = new Counter({
       name: 'contact_deliveries_total',
       help: 'Delivery attempts of contact messages by result',
@@ -290,19 +316,30 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     app.decorate('contact', {
       outbox,
       queue,
-      async accept(message: ContactMessage, id: string = randomUUID()) {
-        const submission = { id, receivedAt: new Date().toISOString(), message }
+      async accept(
+        message: ContactMessage,
+        id: string = randomUUID(),
+        suspect: SuspectReason[] = [],
+      ) {
+        const submission = {
+          id,
+          receivedAt: new Date().toISOString(),
+          message,
+          ...(suspect.length > 0 ? { suspect } : {}),
+        }
         if (queue) await queue.put(submission)
         else await outbox.put({ ...submission, attempts: 0, nextAttemptAt: 0 })
         submissions.inc({ outcome: 'accepted' })
+        for (const reason of suspect) suspects.inc({ reason })
         kick()
         return id
       },
       async isReady() {
         return queue ? true : outbox.isWritable()
       },
-      rejectSpam() {
-        submissions.inc({ outcome: 'spam' })
+      reject(reason) {
+        submissions.inc({ outcome: reason === 'foreign' ? 'refused' : 'spam' })
+        rejected.inc({ reason })
         return randomUUID()
       },
       count(outcome) {

@@ -15,11 +15,13 @@ import {
 } from '#shared/contact-schema.ts'
 import { isLocale, type Locale } from '#shared/locales.ts'
 import { serveFormPage } from '../render/serve-page.ts'
+import { postOrigin } from '../services/post-origin.ts'
+import { suspectReasons } from '../services/spam-signals.ts'
 
 /** Small: the longest valid message is about 5.5 kB of text. */
 export const CONTACT_BODY_LIMIT = 32 * 1024
 
-const STATUS = { accepted: 202, invalid: 400, rateLimited: 429, error: 503 } as const
+const STATUS = { accepted: 202, invalid: 400, foreign: 403, rateLimited: 429, error: 503 } as const
 
 type Body = Record<string, unknown>
 
@@ -151,27 +153,43 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
           hook: 'preValidation',
         },
       },
-      // Bots fill the hidden field: they get exactly what people get; nothing is stored or
-      // sent, whatever else they posted.
+      // The spam defence's layers before the message is read (README, Spam defence).
       preValidation: async (request, reply) => {
+        // Another site's post is refused plainly: a person sent there sees why, and their
+        // text comes back in this site's form.
+        if (postOrigin(request.headers, app.config.APP_BASE_URL) === 'foreign') {
+          app.contact.reject('foreign')
+          request.log.info({ outcome: 'refused', reason: 'foreign' }, 'contact submission')
+          return answer(request, reply, { status: 'foreign' })
+        }
+        // Bots fill the hidden field: they get exactly what people get; nothing is stored or
+        // sent, whatever else they posted.
         const honeypot = bodyOf(request)[HONEYPOT_FIELD]
         if (typeof honeypot !== 'string' || honeypot.trim() === '') return
-        const id = app.contact.rejectSpam()
-        request.log.info({ messageId: id, outcome: 'spam' }, 'contact submission')
+        const id = app.contact.reject('honeypot')
+        request.log.info(
+          { messageId: id, outcome: 'spam', reason: 'honeypot' },
+          'contact submission',
+        )
         await answer(request, reply, { status: 'accepted', id })
       },
     },
     async (request, reply) => {
       const { id: submissionId, message } = request.body
+      // Signs of spam in the content mark a message; they never drop what a person wrote.
+      const suspect = suspectReasons(message)
       let id: string
       try {
-        id = await app.contact.accept(message, submissionId)
+        id = await app.contact.accept(message, submissionId, suspect)
       } catch (error) {
         app.contact.count('error')
         request.log.error({ err: error, outcome: 'error' }, 'contact message could not be stored')
         return answer(request, reply, { status: 'error' })
       }
-      request.log.info({ messageId: id, outcome: 'accepted' }, 'contact submission')
+      request.log.info(
+        { messageId: id, outcome: 'accepted', ...(suspect.length > 0 ? { suspect } : {}) },
+        'contact submission',
+      )
       return answer(request, reply, { status: 'accepted', id })
     },
   )

@@ -4,6 +4,7 @@ import type { SendMailOptions } from 'nodemailer'
 import { CONTACT_FIELDS, type ContactField } from '#shared/contact-fields.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ContactSubmission } from './outbox.ts'
+import { MAX_LINKS, type SuspectReason } from './spam-signals.ts'
 
 export type MailSettings = { from: string; to: string }
 
@@ -28,9 +29,17 @@ function shown(field: ContactField, value: string | undefined, t: MailTexts): st
   return option ? t(option.label) : value
 }
 
+/** One sign of spam as the mail names it. */
+function suspectSign(reason: SuspectReason, t: MailTexts): string {
+  return reason === 'links'
+    ? t('suspectSign.links', { count: MAX_LINKS })
+    : t(`suspectSign.${reason}`)
+}
+
 /**
  * The e-mail for the company inbox: the fields that head it (the chosen package) when given,
- * a row per field of the table, then the message; plain
+ * the signs of spam its content shows (if any, also marked in the subject), a row per field of
+ * the table, then the message; plain
  * text plus escaped HTML, `Reply-To` the visitor, a fixed localized subject prefix. Nothing is
  * ever sent to the visitor.
  */
@@ -39,9 +48,14 @@ export function contactMail(
   settings: MailSettings,
   t: MailTexts,
 ): SendMailOptions {
-  const { message } = entry
+  const { message, suspect = [] } = entry
   const value = (field: ContactField) => shown(field, message[field.name], t)
+  const signs: [string, string][] =
+    suspect.length > 0
+      ? [[t('suspectSigns'), suspect.map((reason) => suspectSign(reason, t)).join('; ')]]
+      : []
   const rows: [string, string][] = [
+    ...signs,
     ...CONTACT_FIELDS.filter((field) => field.mail === 'row').map((field): [string, string] => [
       t(field.name),
       value(field),
@@ -74,7 +88,8 @@ export function contactMail(
     to: settings.to,
     replyTo: { name: oneLine(message.name), address: message.email },
     // The visitor's subject, or (the home page's form has none) the service of interest.
-    subject: `${t('subjectPrefix')}: ${oneLine(message.subject ?? (service ? value(service) : ''))}`,
+    // A message with signs of spam is marked first, where a mail filter can sort by it.
+    subject: `${suspect.length > 0 ? `${t('suspect')} ` : ''}${t('subjectPrefix')}: ${oneLine(message.subject ?? (service ? value(service) : ''))}`,
     text,
     html,
     // Derived from the submission's id: a rare second delivery (the SMTP server accepted, the

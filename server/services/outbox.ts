@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ContactMessage } from '#shared/contact-schema.ts'
+import type { SuspectReason } from './spam-signals.ts'
 
 /** An accepted contact message: its id (the job id with Redis) and when it came in. */
 export type ContactSubmission = {
   id: string
   receivedAt: string
   message: ContactMessage
+  /** Signs of spam in the content: delivered all the same, marked in the subject. */
+  suspect?: SuspectReason[]
 }
 
 /** One accepted contact message waiting for delivery in the file outbox. */

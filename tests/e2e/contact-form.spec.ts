@@ -187,3 +187,29 @@ test.describe('without JavaScript', () => {
     await expect(page.locator('form.contact-form').getByRole('status')).toHaveText(SUCCESS.pl)
   })
 })
+
+test('a post from another site comes back as this site’s form, saying why, with the text kept', async ({
+  page,
+  baseURL,
+  problems,
+}) => {
+  const message = 'Wir möchten unser Warenwirtschaftssystem modernisieren.'
+  const fields = { name: 'Ada Lovelace', email: 'ada@example.com', service: 'other', message }
+  // A page of no origin of ours (about:blank): the browser sends `Sec-Fetch-Site: cross-site`.
+  await page.setContent(
+    `<form method="post" action="${baseURL}/api/contact">
+      <input type="hidden" name="form" value="home"><input type="hidden" name="locale" value="de">
+      ${Object.entries(fields)
+        .map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`)
+        .join('')}
+      <button>Send</button>
+    </form>`,
+  )
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(page).toHaveURL(`${baseURL}/api/contact`)
+  const form = page.locator('form.contact-form')
+  await expect(form.getByRole('alert')).toHaveText(label('de', 'status.foreign'))
+  await expect(form.getByLabel(label('de', 'message'))).toHaveValue(message)
+  expect(problems).toEqual([expect.stringContaining('status of 403')])
+  problems.length = 0
+})

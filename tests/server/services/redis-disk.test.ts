@@ -27,11 +27,22 @@ const CLIENT_IP = '198.51.100.23'
 /** What must not outlive the deletions, as it would appear in Redis's files. */
 const TRACES = [DELIVERED.email, DELIVERED.message, ERASED.email, ERASED.message, CLIENT_IP]
 
-/** Every file under Redis's data folder (appendonlydir/* included), read bytewise. */
+/**
+ * Every file under Redis's data folder (appendonlydir/* included), read bytewise. A rewrite
+ * in progress renames its temporary files away between listing and reading: a file gone by
+ * then holds nothing any more.
+ */
 function filesUnder(dir: string): Buffer[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name)))
+    .flatMap((entry) => {
+      try {
+        return [readFileSync(join(entry.parentPath, entry.name))]
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+        throw error
+      }
+    })
 }
 
 const tracesOnDisk = (dir: string) =>

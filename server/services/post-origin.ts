@@ -1,0 +1,24 @@
+import type { IncomingHttpHeaders } from 'node:http'
+
+/**
+ * Where a post came from, as the browser says (README, Spam defence):
+ * - `same-origin`: a page of this site;
+ * - `foreign`: another site, or another host of the same site;
+ * - `unknown`: no browser headers to tell (an old browser, a script): other layers decide.
+ *
+ * `Sec-Fetch-Site` (Chromium, Firefox, Safari 16.4+) is the browser's own verdict and decides
+ * when present; `none` means the visitor started the request, never another site. Otherwise
+ * `Origin`, compared with the site's origin (`APP_BASE_URL`); `Origin: null` (a sandboxed or
+ * privacy-restricted context) tells nothing.
+ */
+export type PostOrigin = 'same-origin' | 'foreign' | 'unknown'
+
+export function postOrigin(headers: IncomingHttpHeaders, siteOrigin: string): PostOrigin {
+  const site = headers['sec-fetch-site']
+  if (typeof site === 'string') {
+    return site === 'same-origin' || site === 'none' ? 'same-origin' : 'foreign'
+  }
+  const origin = headers.origin
+  if (typeof origin !== 'string' || origin === 'null') return 'unknown'
+  return origin === siteOrigin ? 'same-origin' : 'foreign'
+}

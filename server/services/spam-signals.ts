@@ -1,0 +1,48 @@
+import type { ContactMessage } from '#shared/contact-schema.ts'
+
+/**
+ * Why a post was dropped or refused, as `contact_rejected_total{reason}` counts it (README,
+ * Spam defence). Nothing of a rejected post is stored, mailed or logged beyond its reason.
+ * - `honeypot`: the hidden field was filled in (answered like a success);
+ * - `foreign`: posted from another site (refused with 403 and a message saying so).
+ */
+export const REJECTION_REASONS = ['honeypot', 'foreign'] as const
+
+export type RejectionReason = (typeof REJECTION_REASONS)[number]
+
+/**
+ * Signs in a message's content that it may be spam (README, Spam defence). None of them drops
+ * a message: a person may well send a link or two, so a message with a sign is delivered with
+ * a marker in its subject and counted, and the company decides.
+ *
+ * - `links`: more than `MAX_LINKS` links in the subject and message together;
+ * - `onlyLinks`: a message that is nothing but links (no words around them);
+ * - `linkInName`: a link where a name or a company belongs, a common trick to get a link
+ *   into an automatic reply or a CRM.
+ */
+export const SUSPECT_REASONS = ['links', 'onlyLinks', 'linkInName'] as const
+
+export type SuspectReason = (typeof SUSPECT_REASONS)[number]
+
+/** A person may mention their site and a document; more is what link spam looks like. */
+export const MAX_LINKS = 2
+
+/** A web address as people and bots write it: with a scheme, or starting with `www.`. */
+const LINK = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s<>"'()[\]]+/giu
+/** BBCode and HTML links count as links too (`[url=…]`, `<a href=…>`). */
+const MARKUP_LINK = /\[url[=\]]|<a\s[^>]*href/giu
+
+function linkCount(text: string): number {
+  return (text.match(LINK)?.length ?? 0) + (text.match(MARKUP_LINK)?.length ?? 0)
+}
+
+/** The signs found in a validated message, in the order of `SUSPECT_REASONS`; none for most. */
+export function suspectReasons(message: ContactMessage): SuspectReason[] {
+  const reasons: SuspectReason[] = []
+  const text = `${message.subject ?? ''}\n${message.message}`
+  if (linkCount(text) > MAX_LINKS) reasons.push('links')
+  const words = message.message.replace(LINK, ' ').replace(MARKUP_LINK, ' ')
+  if (linkCount(message.message) > 0 && !/\p{L}{2}/u.test(words)) reasons.push('onlyLinks')
+  if (linkCount(`${message.name}\n${message.company ?? ''}`) > 0) reasons.push('linkInName')
+  return reasons
+}

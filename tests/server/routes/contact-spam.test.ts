@@ -1,0 +1,201 @@
+import type { FastifyInstance } from 'fastify'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { MAX_LINKS, suspectReasons, type SuspectReason } from '#server/services/spam-signals.ts'
+import type { ContactMessage } from '#shared/contact-schema.ts'
+import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
+import { get, html, texts } from '#tests/helpers/locales.ts'
+import { freePort } from '#tests/helpers/net.ts'
+import { startSmtpServer } from '#tests/helpers/smtp.ts'
+
+/**
+ * The spam defence against the real server over real HTTP (README, Spam defence): what is
+ * refused or dropped never reaches the outbox or the SMTP server and is counted by reason;
+ * what only looks like spam is delivered, marked.
+ */
+
+/** A text of the locale files, as a string. */
+const text = (locale: 'en' | 'de' | 'pl', namespace: string, path: string) =>
+  String(get(texts(locale, namespace), path))
+
+const VALID = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  service: 'cloud',
+  subject: 'Moving our ERP to Germany',
+  message: 'We would like to move our ERP servers to a German data centre this year.',
+  locale: 'en',
+}
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>
+let app: FastifyInstance
+let origin: string
+
+beforeAll(async () => {
+  smtp = await startSmtpServer()
+})
+
+afterAll(async () => {
+  await smtp.stop()
+})
+
+afterEach(async () => {
+  await app.close()
+  smtp.received.length = 0
+})
+
+async function startApp() {
+  // APP_BASE_URL is the origin the site is served from: here the port the app listens on.
+  const port = await freePort()
+  origin = `http://127.0.0.1:${port}`
+  app = await buildTestApp(
+    {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Website <website@modernwerk.example>',
+      MAIL_TO: 'leads@modernwerk.example',
+      APP_BASE_URL: origin,
+      CONTACT_RATE_MAX: '1000',
+    },
+    { deliveryPollMs: 100, firstRetryMs: 100 },
+  )
+  await app.listen({ port, host: '127.0.0.1' })
+}
+
+function post(body: Record<string, string>, headers: Record<string, string>, asForm = false) {
+  return fetch(`${origin}/api/contact`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': asForm ? 'application/x-www-form-urlencoded' : 'application/json',
+      ...headers,
+    },
+    body: asForm ? new URLSearchParams(body).toString() : JSON.stringify(body),
+  })
+}
+
+async function metric(sample: string): Promise<number | undefined> {
+  const body = await (await fetch(`${origin}/metrics`)).text()
+  const line = body.split('\n').find((candidate) => candidate.startsWith(`${sample} `))
+  return line === undefined ? undefined : Number(line.slice(sample.length + 1))
+}
+
+/** Long enough for a dropped post to have reached SMTP if anything had let it through. */
+async function nothingDelivered() {
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  expect(smtp.received).toHaveLength(0)
+  expect(await app.contact.outbox.size()).toBe(0)
+}
+
+describe('posts from another site', () => {
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+    ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }],
+    ['a foreign Origin', { origin: 'https://spam.example' }],
+  ])('are refused with 403 and counted (%s)', async (_case, headers) => {
+    await startApp()
+    const response = await post(VALID, headers)
+    expect(response.status).toBe(403)
+    expect(await response.json()).toEqual({ status: 'foreign' })
+    expect(await metric('contact_rejected_total{reason="foreign"}')).toBe(1)
+    await nothingDelivered()
+  })
+
+  it('a plain post from another site gets the form again, saying why, with the text kept', async () => {
+    await startApp()
+    const form = { ...VALID, locale: 'de', form: 'contact' }
+    const response = await post(form, { 'sec-fetch-site': 'cross-site' }, true)
+    expect(response.status).toBe(403)
+    const page = await response.text()
+    expect(page).toContain(html(get(texts('de', 'common'), 'form.status.foreign'), 'de'))
+    expect(page).toContain(VALID.message)
+    await nothingDelivered()
+  })
+
+  it.each([
+    ['the browser says same-origin', () => ({ 'sec-fetch-site': 'same-origin' })],
+    ['a browser without Sec-Fetch-Site sends our Origin', () => ({ origin })],
+    ['Origin is "null" (a privacy-restricted context)', () => ({ origin: 'null' })],
+    ['no browser headers at all (the other layers decide)', () => ({})],
+  ])('are accepted when %s', async (_case, headers: () => Record<string, string>) => {
+    await startApp()
+    const response = await post(VALID, headers())
+    expect(response.status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    expect(await metric('contact_rejected_total{reason="foreign"}')).toBe(0)
+  })
+})
+
+describe('the honeypot', () => {
+  it('answers like a success, delivers nothing and counts the reason', async () => {
+    await startApp()
+    const response = await post({ ...VALID, website: 'https://spam.example' }, {})
+    expect(response.status).toBe(202)
+    expect(await response.json()).toMatchObject({ status: 'accepted' })
+    expect(await metric('contact_rejected_total{reason="honeypot"}')).toBe(1)
+    await nothingDelivered()
+  })
+})
+
+describe('messages that look like spam', () => {
+  const links = 'https://a.example https://b.example www.c.example'
+
+  it.each([
+    ['en', 'links', { message: `Cheap offers, see ${links} today` }],
+    ['de', 'onlyLinks', { message: 'https://spam.example/offer' }],
+    ['pl', 'linkInName', { name: 'www.spam.example' }],
+  ] as const)(
+    'are delivered (%s) with the marker in the subject and the sign named (%s)',
+    async (locale, reason, change) => {
+      await startApp()
+      const response = await post({ ...VALID, ...change, locale }, {})
+      expect(response.status).toBe(202)
+      await eventually(() => smtp.received.length === 1)
+      const mail = smtp.received[0]?.mail
+      const mailText = (path: string) => text(locale, 'mail', path)
+      expect(mail?.subject).toBe(
+        `${mailText('suspect')} ${mailText('subjectPrefix')}: ${VALID.subject}`,
+      )
+      expect(mail?.text).toContain(`${mailText('suspectSigns')}: `)
+      expect(mail?.text).toContain(Object.values(change)[0])
+      expect(await metric(`contact_suspect_total{reason="${reason}"}`)).toBe(1)
+    },
+  )
+
+  it('a message with a link or two is delivered unmarked', async () => {
+    await startApp()
+    const message = 'Our current shop is at https://shop.example, the docs at www.docs.example.'
+    expect((await post({ ...VALID, message }, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    expect(smtp.received[0]?.mail.subject).toBe(`[Website] Contact request: ${VALID.subject}`)
+  })
+})
+
+describe('suspectReasons', () => {
+  const message = (change: Partial<ContactMessage>): ContactMessage => ({
+    ...VALID,
+    locale: 'en',
+    ...change,
+  })
+  const link = (n: number) => `https://site${n}.example/page`
+
+  it.each<[string, Partial<ContactMessage>, SuspectReason[]]>([
+    ['plain prose', {}, []],
+    [`${MAX_LINKS} links`, { message: `Please look at ${link(1)} and ${link(2)} first.` }, []],
+    [
+      `${MAX_LINKS + 1} links across subject and message`,
+      { subject: link(0), message: `Please look at ${link(1)} and ${link(2)} first.` },
+      ['links'],
+    ],
+    [
+      'BBCode and HTML links',
+      { message: `[url=${link(1)}]x[/url] <a href="${link(2)}">y</a> ${link(3)}` },
+      ['links'],
+    ],
+    ['only a link', { message: `  ${link(1)}  ` }, ['onlyLinks']],
+    ['links and punctuation only', { message: `${link(1)} - ${link(2)} !!` }, ['onlyLinks']],
+    ['a link in the company', { company: 'Best Deals http://deals.example' }, ['linkInName']],
+    ['a domain without www or scheme in the company', { company: 'example.com GmbH' }, []],
+  ])('%s', (_case, change, expected) => {
+    expect(suspectReasons(message(change))).toEqual(expected)
+  })
+})
