@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react'
-import type { ContactFormState } from '#shared/contact-fields.ts'
+import type { ContactFormState, FormToken } from '#shared/contact-fields.ts'
 import type { PolicyFacts } from '#shared/legal.ts'
 import type { Locale } from '#shared/locales.ts'
 import type { DevError } from '#shared/page-data.ts'
@@ -16,6 +16,8 @@ export type AppContextValue = {
   /** Development only: details of a server render error. */
   devError?: DevError
   formState?: ContactFormState
+  /** The token of the form this document was rendered with (README, Spam defence). */
+  formToken?: FormToken
 }
 
 export const AppContext = createContext<AppContextValue | null>(null)

@@ -55,6 +55,7 @@ export function Document({ data, json, runtime, children }: DocumentProps) {
             policy: data.policy,
             devError: data.devError,
             formState: data.formState,
+            formToken: data.formToken,
           }}
         >
           {children}

@@ -9,7 +9,7 @@ import {
   type HydrationState,
   type StaticHandlerContext,
 } from 'react-router-dom'
-import type { ContactFormState } from '#shared/contact-fields.ts'
+import type { ContactFormState, FormToken } from '#shared/contact-fields.ts'
 import type { PolicyFacts } from '#shared/legal.ts'
 import { EVERY_PAGE_NAMESPACES, type LocaleResources, type Namespace } from '#shared/texts.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
@@ -43,6 +43,8 @@ export type RenderOptions = {
   onError: (error: unknown) => void
   /** A plain form post shown again with its errors, input or outcome. */
   formState?: ContactFormState
+  /** The token of the form the page shows (the server knows which from the form table). */
+  formToken?: FormToken
   runtime: RuntimeConfig
   policy: PolicyFacts
   /**
@@ -160,6 +162,7 @@ function renderDocument(
     },
     ...(devError ? { devError } : {}),
     ...(options.formState ? { formState: options.formState } : {}),
+    ...(options.formToken ? { formToken: options.formToken } : {}),
   }
   const router = createStaticRouter(handler.dataRoutes, context)
   const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' })

@@ -42,6 +42,11 @@ export async function start() {
   const { data, json } = embeddedData()
   // The router reads (and deserializes route errors from) this before it is created.
   window.__staticRouterHydrationData = data.router
+  // A plain form post is answered at /api/contact with its form's page: the router and the
+  // address bar take that page's path (a reload then shows the page, not the post again).
+  if (data.formState && data.formState.path !== window.location.pathname) {
+    history.replaceState(history.state, '', data.formState.path)
+  }
 
   const i18n = createClientI18n(data.locale, data.resources)
   const routes = createRoutes({ loadNamespaces: (namespaces) => loadNamespaces(i18n, namespaces) })

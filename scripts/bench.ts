@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { execFileSync } from 'node:child_process'
 import autocannon from 'autocannon'
+import { TEST_TOKEN_SECRET, withToken } from '#tests/helpers/form-token.ts'
 import { NGINX, nginxConfigHead } from '#tests/helpers/nginx.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import {
@@ -388,6 +389,8 @@ async function soak() {
     MAIL_FROM: 'website@example.com',
     MAIL_TO: 'sales@example.com',
     CONTACT_RATE_MAX: '10000',
+    // The soak's posts carry tokens signed as a person's form has them (README, Spam defence).
+    CONTACT_TOKEN_SECRET: TEST_TOKEN_SECRET,
   })
   const seconds = SOAK_MINUTES * 60
   console.log(`soak: ${seconds} s of mixed traffic on ${ours.base}`)
@@ -424,13 +427,15 @@ async function soak() {
           posted++
           return {
             ...request,
-            body: JSON.stringify({
-              name: 'Soak Test',
-              email: 'soak@example.com',
-              service: 'cloud',
-              message: `Soak message number ${posted}: please ignore this test.`,
-              locale: 'en',
-            }),
+            body: JSON.stringify(
+              withToken({
+                name: 'Soak Test',
+                email: 'soak@example.com',
+                service: 'cloud',
+                message: `Soak message number ${posted}: please ignore this test.`,
+                locale: 'en',
+              }),
+            ),
           }
         },
       },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
@@ -9,6 +10,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify'
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod'
+import type { Redis } from 'ioredis'
 import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
 import type { PolicyFacts } from '#shared/legal.ts'
@@ -34,6 +36,8 @@ import { pageRoutes } from './routes/pages.ts'
 import { servePage, serveErrorPage } from './render/serve-page.ts'
 import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 import { ExpiringRateLimitStore } from './services/rate-limit-store.ts'
+import { MemoryClaimStore, RedisClaimStore } from './services/claims.ts'
+import { FormTokens } from './services/form-token.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,6 +54,8 @@ declare module 'fastify' {
     policyFacts: PolicyFacts
     /** The rate limits' per-IP counters without Redis (with Redis they expire there). */
     rateLimitStore: ExpiringRateLimitStore | null
+    /** The contact forms' signed tokens and their one-message claims (README, Spam defence). */
+    formTokens: FormTokens
   }
 }
 
@@ -67,6 +73,37 @@ export type AppOverrides = {
 }
 
 const ROOT = join(import.meta.dirname, '..')
+
+/**
+ * The forms' tokens, signed with `CONTACT_TOKEN_SECRET` or a key of this process's own, and
+ * claimed once in Redis (several replicas) or in memory (one).
+ */
+function formTokens(app: FastifyInstance, redis: Redis | null): FormTokens {
+  const { config } = app
+  if (!config.CONTACT_TOKEN_SECRET && config.NODE_ENV !== 'test') {
+    app.log[config.REDIS_URL ? 'warn' : 'info'](
+      'CONTACT_TOKEN_SECRET is not set: the contact forms are signed with a key made at start. ' +
+        'Right for one replica; several need the same key, or a form one replica served is ' +
+        'taken for spam by another',
+    )
+  }
+  const secret = config.CONTACT_TOKEN_SECRET
+    ? Buffer.from(config.CONTACT_TOKEN_SECRET)
+    : randomBytes(32)
+  let claims
+  if (redis) {
+    claims = new RedisClaimStore(redis)
+  } else {
+    const memory = new MemoryClaimStore()
+    app.addHook('onClose', async () => memory.close())
+    claims = memory
+  }
+  return new FormTokens(
+    secret,
+    { minAgeMs: config.CONTACT_TOKEN_MIN_AGE, maxAgeMs: config.CONTACT_TOKEN_MAX_AGE },
+    claims,
+  )
+}
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -135,6 +172,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       redis.disconnect()
     })
   }
+  app.decorate('formTokens', formTokens(app, redis))
   app.decorate('isShuttingDown', false)
   app.decorate('pageCache', new PageCache())
   app.decorate('policyFacts', {
@@ -144,6 +182,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     logRetentionDays: config.LOG_RETENTION_DAYS,
     errorReportRateLimit: CLIENT_ERROR_RATE_LIMIT,
     queueDiskBoundMs: config.REDIS_AOF_REWRITE_INTERVAL,
+    formTokenMaxAgeMs: config.CONTACT_TOKEN_MAX_AGE,
     settingsSince: config.POLICY_SETTINGS_SINCE ?? null,
   })
   const changedSettings = changedPolicySettings(config)

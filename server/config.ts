@@ -101,6 +101,25 @@ export const ConfigSchema = z.object({
   CONTACT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   CONTACT_RATE_MAX: z.coerce.number().int().min(1).max(10_000).default(5),
   CONTACT_RATE_WINDOW: duration.default(15 * 60_000),
+  /**
+   * The key the contact forms' tokens are signed with (README, Spam defence): at least 32
+   * characters, the same on every replica. Unset: a random key made at start, which is right
+   * for one replica only (a token another replica issued would not verify).
+   */
+  CONTACT_TOKEN_SECRET: z
+    .string()
+    .min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -base64 32`)' })
+    .optional(),
+  /** A form sent sooner than this after its token was issued is a bot's. */
+  CONTACT_TOKEN_MIN_AGE: duration
+    .refine((ms) => ms <= 60_000, { error: 'must be at most 60 seconds' })
+    .default(3_000),
+  /** A token older than this has expired: the visitor is asked to send again. */
+  CONTACT_TOKEN_MAX_AGE: duration
+    .refine((ms) => ms >= 3_600_000 && ms <= 7 * 86_400_000, {
+      error: 'must be between 1 hour and 168 hours',
+    })
+    .default(6 * 3_600_000),
   TRUST_PROXY: trustProxy.optional(),
   REDIS_URL: z
     .url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })
@@ -135,6 +154,7 @@ export const POLICY_STATED_SETTINGS = [
   'CONTACT_RETENTION_DAYS',
   'CONTACT_RATE_MAX',
   'CONTACT_RATE_WINDOW',
+  'CONTACT_TOKEN_MAX_AGE',
   'LOG_RETENTION_DAYS',
   'REDIS_AOF_REWRITE_INTERVAL',
 ] as const satisfies readonly (keyof z.infer<typeof ConfigSchema>)[]

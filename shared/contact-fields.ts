@@ -1,4 +1,4 @@
-import { localizePath, type Locale } from './locales.ts'
+import { localeFromPath, localizePath, type Locale } from './locales.ts'
 import { page, type PageId } from './pages.ts'
 import { SERVICES, SUPPORT_TIERS, type ServiceSlug, type SupportTier } from './services.ts'
 
@@ -16,7 +16,9 @@ export const CONTACT_FORMS = {
   home: { page: 'home' },
 } as const satisfies Record<string, { page: PageId }>
 export type ContactFormId = keyof typeof CONTACT_FORMS
-const ALL_FORMS = Object.keys(CONTACT_FORMS) as ContactFormId[]
+/** Every form's id, in the table's order. */
+export const CONTACT_FORM_IDS = Object.keys(CONTACT_FORMS) as [ContactFormId, ...ContactFormId[]]
+const ALL_FORMS: ContactFormId[] = CONTACT_FORM_IDS
 
 export function isContactFormId(value: unknown): value is ContactFormId {
   return typeof value === 'string' && Object.hasOwn(CONTACT_FORMS, value)
@@ -25,6 +27,12 @@ export function isContactFormId(value: unknown): value is ContactFormId {
 /** The page a form lives on: where a plain post returns to (never taken from the request). */
 export function contactFormPath(form: ContactFormId, locale: Locale): string {
   return localizePath(locale, page(CONTACT_FORMS[form].page).path)
+}
+
+/** The form a page path shows (`/de` → `home`), if any: the page's token is made for it. */
+export function formAt(pathname: string): ContactFormId | undefined {
+  const locale = localeFromPath(pathname)
+  return ALL_FORMS.find((form) => contactFormPath(form, locale) === pathname)
 }
 
 type Option = {
@@ -161,6 +169,9 @@ export function fieldOptions(field: ContactField, form: ContactFormId): readonly
 /** The hidden field people never see; anything in it marks the sender as a bot. */
 export const HONEYPOT_FIELD = 'website'
 
+/** The hidden field with the form's signed token (README, Spam defence). */
+export const TOKEN_FIELD = 'token'
+
 export const FIELD_ERROR_CODES = [
   'required',
   'tooShort',
@@ -175,11 +186,19 @@ export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number]
 export type FieldErrors = Partial<Record<ContactFieldName, FieldErrorCode>>
 
 /** A plain (no-JavaScript) post answered with its page: the form's state to show. */
+/**
+ * The signed token a page's form posts with (README, Spam defence), for the form it belongs
+ * to: a page rendered for one form never lends its token to another.
+ */
+export type FormToken = { form: ContactFormId; token: string }
+
 export type ContactFormState = {
   form: ContactFormId
+  /** The path of the form's page, where the answer was rendered (not the post's URL). */
+  path: string
   values: Partial<Record<ContactFieldName, string>>
   errors: FieldErrors
-  outcome?: 'error' | 'rateLimited' | 'foreign'
+  outcome?: 'error' | 'rateLimited' | 'foreign' | 'expired'
   retryAfterSeconds?: number
 }
 

@@ -180,6 +180,8 @@ export const ContactAnswerSchemas = {
   }),
   /** Posted from another site (README, Spam defence): refused, the form shown again. */
   403: z.object({ status: z.literal('foreign') }),
+  /** The form was open longer than its token lasts: a new one to send the message again with. */
+  409: z.object({ status: z.literal('expired'), token: z.string() }),
   429: z.object({ status: z.literal('rateLimited'), retryAfterSeconds: z.number() }),
   /** The outbox could not take the message, or the process is overloaded: try again later. */
   503: z.object({ status: z.literal('error'), retryAfterSeconds: z.optional(z.number()) }),

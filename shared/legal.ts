@@ -76,6 +76,7 @@ export function objectionGrounds(facts: PolicyFacts) {
   return [
     'serverLogs',
     'contactRateLimit',
+    'spamProtection',
     'errorReportRateLimit',
     ...(facts.hasCdn ? (['cdn'] as const) : []),
     'languageCookie',
@@ -108,6 +109,12 @@ export type PolicyFacts = {
    * (Redis's append-only file is rewritten); without Redis, deletions are immediate.
    */
   queueDiskBoundMs: number
+  /**
+   * `CONTACT_TOKEN_MAX_AGE` (ms): how long a form's token lasts, and how long the spam defence
+   * remembers a used one (with a keyed checksum of the message, for the form without
+   * JavaScript).
+   */
+  formTokenMaxAgeMs: number
   /**
    * `POLICY_SETTINGS_SINCE`: the day the deployment's values of the stated settings took
    * effect, when they are not the defaults the history's hashes cover; null otherwise.
@@ -143,8 +150,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: 'cf819bcc47fb5aa0', de: 'ce35ccfcceb24f7b', pl: 'e5026beab783484d' },
-        cdn: { en: 'f367015404393959', de: 'be39d5f1b91f881c', pl: '3725291475fcea30' },
+        default: { en: '09f2326795f37039', de: '284cc6935b14a259', pl: '5d798cadfdd60dcd' },
+        cdn: { en: '1feef50d8d332d72', de: '78ef493d8291cd79', pl: 'ed53419616d24f31' },
       },
     },
   ],

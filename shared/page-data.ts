@@ -1,5 +1,5 @@
 import type { HydrationState } from 'react-router-dom'
-import type { ContactFormState } from './contact-fields.ts'
+import type { ContactFormState, FormToken } from './contact-fields.ts'
 import type { LocaleResources } from './texts.ts'
 import type { PolicyFacts } from './legal.ts'
 import type { Locale } from './locales.ts'
@@ -35,6 +35,8 @@ export type AppData = {
   devError?: DevError
   /** A plain form post shown again (errors and input, or an outcome). */
   formState?: ContactFormState
+  /** The token of the form this page shows, if it shows one. */
+  formToken?: FormToken
 }
 
 export type DevError = { message: string; stack: string }

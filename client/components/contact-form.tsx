@@ -5,13 +5,13 @@ import {
   fieldOptions,
   formFields,
   HONEYPOT_FIELD,
+  TOKEN_FIELD,
   type ContactField,
   type ContactFieldName,
   type ContactFormId,
   type FieldErrorCode,
   type FieldErrors,
 } from '#shared/contact-fields.ts'
-import type { ContactApiAnswer } from '#shared/contact-schema.ts'
 import { useApp } from '../app-context.tsx'
 import { LocalizedLink } from './localized-link.tsx'
 import { TaggedText } from './tagged-text.tsx'
@@ -25,23 +25,13 @@ type ContactFormProps = {
 
 type ContactFormValues = Partial<Record<ContactFieldName, string>>
 
-type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited' | 'foreign'
-
-/**
- * A version 4 UUID. `crypto.randomUUID` exists only in secure contexts (HTTPS, localhost);
- * `getRandomValues` everywhere.
- */
-function newSubmissionId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
-  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-}
+type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited' | 'foreign' | 'expired'
 
 /** The schema (zod) loads when a visitor starts on the form, not with the page. */
 const loadSchema = () => import('#shared/contact-schema.ts')
+
+/** The form's requests (token, message) load when a visitor starts on the form. */
+const loadRequests = () => import('./contact-requests.ts')
 
 /**
  * The contact form. A real `<form method="post">`: without JavaScript the browser posts it
@@ -51,7 +41,7 @@ const loadSchema = () => import('#shared/contact-schema.ts')
  */
 export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const { t } = useTranslation()
-  const { locale, formState } = useApp()
+  const { locale, formState, formToken } = useApp()
   const [searchParams] = useSearchParams()
   const fields = formFields(form)
   const own = formState?.form === form ? formState : undefined
@@ -60,6 +50,10 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   )
   const [errors, setErrors] = useState<FieldErrors>(own?.errors ?? {})
   const [retryAfterSeconds, setRetryAfterSeconds] = useState(own?.retryAfterSeconds ?? 60)
+  // The page's token (what a post without JavaScript sends), until the visitor's own arrives.
+  const [token, setToken] = useState(formToken?.form === form ? formToken.token : '')
+  /** The request for the visitor's own token, made when they start on the form. */
+  const tokenRequest = useRef<Promise<string | null> | null>(null)
   const formRef = useRef<HTMLFormElement>(null)
   /** The submission's id, kept while the same message is sent again (see `submissionIdFor`). */
   const submission = useRef<{ content: string; id: string } | null>(null)
@@ -67,6 +61,19 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const fieldId = (name: string) => `${id}-${name}`
   // A form shown again after a plain post keeps exactly what the visitor sent.
   const values = own?.values ?? initialValues
+
+  /** Asks once for a token of the visitor's own; the answer replaces the page's. */
+  function requestToken(): Promise<string | null> {
+    tokenRequest.current ??= loadRequests()
+      .then(({ fetchToken }) => fetchToken(form, locale))
+      // Not even the module came (offline): the page's token, or a new try when sending.
+      .catch(() => null)
+      .then((fetched) => {
+        if (fetched) setToken(fetched)
+        return fetched
+      })
+    return tokenRequest.current
+  }
 
   function focusFirstError(found: FieldErrors) {
     const first = fields.find((field) => found[field.name])
@@ -76,7 +83,10 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   async function handleSubmit(event: SyntheticEvent<HTMLFormElement, SubmitEvent>) {
     event.preventDefault()
     if (status === 'sending') return
-    const data = Object.fromEntries(new FormData(event.currentTarget))
+    // The message's fields; the token is chosen below and is not part of the message.
+    const data = Object.fromEntries(
+      [...new FormData(event.currentTarget)].filter(([name]) => name !== TOKEN_FIELD),
+    )
     const { parseContact } = await loadSchema()
     const checked = parseContact(data)
     if (!checked.success) {
@@ -89,7 +99,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
     setErrors({})
     setStatus('sending')
     try {
-      const { http } = await import('../runtime/http-client.ts')
+      const { newSubmissionId, sendContact } = await loadRequests()
       // A POST: the site's client never repeats it by itself. When the visitor sends the same
       // message again (after an error whose request Redis may have stored all the same), the
       // same id makes it the same lead, not a second one.
@@ -97,16 +107,25 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       if (submission.current?.content !== content) {
         submission.current = { content, id: newSubmissionId() }
       }
-      const answer = await http<ContactApiAnswer>('/api/contact', {
-        method: 'POST',
-        body: { ...data, id: submission.current.id },
-      }).catch((error: unknown): ContactApiAnswer => {
-        // 4xx/5xx arrive as errors carrying the server's JSON answer.
-        const answer = (error as { data?: ContactApiAnswer }).data
-        return answer?.status ? answer : { status: 'error' }
+      // The visitor's own token (asked for when they started on the form), else the page's.
+      // Neither: one is asked for now, and the visitor is asked to try again (a token made
+      // this instant is too young to be a person's, README, Spam defence).
+      const postToken = (await requestToken()) ?? token
+      if (!postToken) {
+        tokenRequest.current = null
+        void requestToken()
+        setStatus('error')
+        return
+      }
+      const answer = await sendContact({
+        ...data,
+        [TOKEN_FIELD]: postToken,
+        id: submission.current.id,
       })
       if (answer.status === 'accepted') {
         submission.current = null
+        // A token is good for one message: the next one asks for a new token.
+        tokenRequest.current = null
         formRef.current?.reset()
         setStatus('success')
       } else if (answer.status === 'invalid') {
@@ -118,6 +137,11 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
         setStatus('rateLimited')
       } else if (answer.status === 'foreign') {
         setStatus('foreign')
+      } else if (answer.status === 'expired') {
+        // The new token is good at once: the visitor only has to send again.
+        tokenRequest.current = Promise.resolve(answer.token)
+        setToken(answer.token)
+        setStatus('expired')
       } else {
         setStatus('error')
       }
@@ -138,10 +162,14 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       noValidate
       onSubmit={(event) => void handleSubmit(event)}
       aria-busy={status === 'sending'}
-      onFocus={() => void loadSchema()}
+      onFocus={() => {
+        void loadSchema()
+        void requestToken()
+      }}
     >
       <input type="hidden" name="locale" value={locale} />
       <input type="hidden" name="form" value={form} />
+      <input type="hidden" name={TOKEN_FIELD} value={token} />
       <div className="form-status" role="status">
         {status === 'success' ? <p className="form-success">{t('form.status.success')}</p> : null}
         {hasErrors ? <p className="form-problem">{t('form.errorSummary')}</p> : null}
@@ -149,6 +177,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       <div className="form-status" role="alert">
         {status === 'error' ? <p className="form-problem">{t('form.status.error')}</p> : null}
         {status === 'foreign' ? <p className="form-problem">{t('form.status.foreign')}</p> : null}
+        {status === 'expired' ? <p className="form-problem">{t('form.status.expired')}</p> : null}
         {status === 'rateLimited' ? (
           <p className="form-problem">{t('form.status.rateLimited', { count: minutes })}</p>
         ) : null}

@@ -48,6 +48,7 @@ export function usePolicyValues() {
     errorReportMax: policy.errorReportRateLimit.max,
     errorReportWindow: period(periodOf(policy.errorReportRateLimit.windowMs)),
     queueDiskBound: period(periodOf(policy.queueDiskBoundMs)),
+    formTokenMaxAge: period(periodOf(policy.formTokenMaxAgeMs)),
     logRetentionDays: policy.logRetentionDays,
     cookieLifetime: period({ count: COOKIE_DAYS, unit: 'days' }),
   }

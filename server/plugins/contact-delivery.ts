@@ -48,6 +48,12 @@ declare module 'fastify' {
   }
 }
 
+/** How a rejection counts among the submissions; every other reason is `spam`. */
+const SUBMISSION_OUTCOME: Partial<Record<RejectionReason, string>> = {
+  foreign: 'refused',
+  tokenExpired: 'expired',
+}
+
 export type ContactDeliveryOptions = {
   metrics: Registry
   /** Test knobs: how often the worker looks at the outbox, the first retry delay, and how
@@ -338,7 +344,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
         return queue ? true : outbox.isWritable()
       },
       reject(reason) {
-        submissions.inc({ outcome: reason === 'foreign' ? 'refused' : 'spam' })
+        submissions.inc({ outcome: SUBMISSION_OUTCOME[reason] ?? 'spam' })
         rejected.inc({ reason })
         return randomUUID()
       },

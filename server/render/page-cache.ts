@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { formAt } from '#shared/contact-fields.ts'
 import { localeFromPath } from '#shared/locales.ts'
 import { pageAt } from '#shared/pages.ts'
 import { compressForClient, pickEncoding } from './content-encoding.ts'
@@ -16,8 +17,8 @@ export type CachedPage = {
   gzip?: Buffer
   /** The strong validator the page was served with. */
   etag: string
-  /** Pages show the current year: a page kept from last year is rendered again. */
-  year: number
+  /** What makes a kept page stale besides the build (`pageEdition`). */
+  edition: string
   /** The response headers besides the security headers, made once. */
   headers: Record<string, string>
 }
@@ -27,25 +28,25 @@ const MAX_PAGES = 256
 
 /**
  * Rendered pages kept in memory. A page is the same bytes for every visitor of one build,
- * path and year, so it is rendered once and then served from here, with its brotli and gzip
+ * path and edition (`pageEdition`), so it is rendered once and then served from here, with its brotli and gzip
  * forms made once in the background. Only the route table's pages without a query are kept
  * (a bounded set), and only renders that finished without any error.
  */
 export class PageCache {
   #pages = new Map<string, CachedPage>()
 
-  /** The page stored under a path, if it is still this year's. */
-  get(path: string, year: number): CachedPage | undefined {
+  /** The page stored under a path, if it is still of this edition. */
+  get(path: string, edition: string): CachedPage | undefined {
     const page = this.#pages.get(path)
-    return page?.year === year ? page : undefined
+    return page?.edition === edition ? page : undefined
   }
 
-  set(path: string, body: Buffer, etag: string, year: number, vary: string): void {
+  set(path: string, body: Buffer, etag: string, edition: string, vary: string): void {
     if (!this.#pages.has(path) && this.#pages.size >= MAX_PAGES) return
     const page: CachedPage = {
       body,
       etag,
-      year,
+      edition,
       headers: {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-cache',
@@ -118,19 +119,19 @@ export type CachePlan = PagePlan | NotFoundPlan | { kind: 'none' }
 
 type NotFoundPlan = { kind: 'not-found'; locale: string; path: string; year: number }
 
-/** A page of the table: its cache key (none with a query), year, `Vary` and validator. */
+/** A page of the table: its cache key (none with a query), edition, `Vary` and validator. */
 export class PagePlan {
   readonly kind = 'page'
   readonly key: string | null
-  readonly year: number
+  readonly edition: string
   readonly vary: string
   readonly #path: PagePath
   readonly #buildId: string
   #etag: string | undefined
 
-  constructor(path: PagePath, year: number, vary: string, buildId: string) {
+  constructor(path: PagePath, edition: string, vary: string, buildId: string) {
     this.key = path.search === '' ? path.pathname : null
-    this.year = year
+    this.edition = edition
     this.vary = vary
     this.#path = path
     this.#buildId = buildId
@@ -138,7 +139,7 @@ export class PagePlan {
 
   /** Hashed only when needed: a page served from memory answers with the one it was kept with. */
   get etag(): string {
-    const input = `${this.#buildId}\n${this.#path.pathname}${this.#path.search}\n${this.year}`
+    const input = `${this.#buildId}\n${this.#path.pathname}${this.#path.search}\n${this.edition}`
     return (this.#etag ??= `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`)
   }
 }
@@ -158,13 +159,30 @@ export function currentYear(now = Date.now()): number {
   return year
 }
 
+/**
+ * How long a page with a form is kept before it is rendered again with a new token (README,
+ * Spam defence): its token is at most this old when a visitor gets the page.
+ */
+export const FORM_PAGE_WINDOW_MS = 30 * 60_000
+
+/**
+ * What a kept page depends on besides build and path: the year its footer shows, and for a
+ * page with a form the window its token was made in.
+ */
+export function pageEdition(pathname: string, now = Date.now()): string {
+  const year = String(currentYear(now))
+  return formAt(pathname) ? `${year}.${Math.floor(now / FORM_PAGE_WINDOW_MS)}` : year
+}
+
 export function planCaching(
   path: PagePath,
   options: { isProduction: boolean; buildId: string; vary: string },
 ): CachePlan {
   if (!options.isProduction) return { kind: 'none' }
   const year = currentYear()
-  if (pageAt(path.pathname)) return new PagePlan(path, year, options.vary, options.buildId)
+  if (pageAt(path.pathname)) {
+    return new PagePlan(path, pageEdition(path.pathname), options.vary, options.buildId)
+  }
   if (!TEMPLATE_SAFE_PATH.test(path.pathname)) return { kind: 'none' }
   return { kind: 'not-found', locale: localeFromPath(path.pathname), path: path.pathname, year }
 }
@@ -180,7 +198,7 @@ export function answerFromCache(
   reply: FastifyReply,
 ): boolean {
   if (plan.kind === 'page') {
-    const cached = plan.key ? cache.get(plan.key, plan.year) : undefined
+    const cached = plan.key ? cache.get(plan.key, plan.edition) : undefined
     if (cached) {
       reply.headers(cached.headers)
       if (request.headers['if-none-match'] === cached.etag) {
@@ -234,7 +252,7 @@ export function keepRendered(
     if (!isComplete) return
     const body = Buffer.concat(chunks)
     if (plan.kind === 'page' && plan.key) {
-      cache.set(plan.key, body, plan.etag, plan.year, plan.vary)
+      cache.set(plan.key, body, plan.etag, plan.edition, plan.vary)
     } else if (plan.kind === 'not-found') {
       cache.setNotFound(plan.locale, plan.year, body, plan.path)
     }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isbot } from 'isbot'
-import type { ContactFormState } from '#shared/contact-fields.ts'
+import { formAt, type ContactFormState, type FormToken } from '#shared/contact-fields.ts'
 import { localeFromPath } from '#shared/locales.ts'
 import { pageAt } from '#shared/pages.ts'
 import type { Translate } from '#shared/page-texts.ts'
@@ -22,6 +22,13 @@ function toFetchRequest(url: URL, request: FastifyRequest, reply: FastifyReply):
   return new Request(url, { method: 'GET', headers, signal: controller.signal })
 }
 
+/** The token of the form a page shows, made with the page (kept with it by the cache). */
+function pageToken(app: FastifyInstance, pathname: string): FormToken | undefined {
+  const form = formAt(pathname)
+  if (!form) return undefined
+  return { form, token: app.formTokens.issue('page', form, localeFromPath(pathname)) }
+}
+
 export type RenderStep = {
   /** The page's URL on our own origin. */
   url: URL
@@ -30,6 +37,8 @@ export type RenderStep = {
   status?: number
   /** A plain form post shown again with its errors, input or outcome. */
   formState?: ContactFormState
+  /** That form's token (a page's own form gets one made for the page). */
+  formToken?: FormToken
 }
 
 /**
@@ -41,7 +50,7 @@ export async function renderAndStore(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  { url, plan, status, formState }: RenderStep,
+  { url, plan, status, formState, formToken = pageToken(app, url.pathname) }: RenderStep,
 ) {
   const locale = localeFromPath(url.pathname)
   const i18n = app.i18nFor(locale)
@@ -60,6 +69,7 @@ export async function renderAndStore(
       request.log.error({ err: error }, 'render failed')
     },
     formState,
+    formToken,
     runtime: app.runtimeConfig,
     // A page of the table gets its own preview and structured data; a 404 or 500 the site's.
     head: (routed) =>

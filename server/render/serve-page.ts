@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ContactFormState } from '#shared/contact-fields.ts'
+import type { ContactFormState, FormToken } from '#shared/contact-fields.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
 import { compressForClient } from './content-encoding.ts'
 import { fallbackErrorHtml } from './fallback.ts'
@@ -64,7 +64,7 @@ export async function serveFormPage(
   app: FastifyInstance,
   request: FastifyRequest,
   reply: FastifyReply,
-  answer: { path: string; status: number; formState: ContactFormState },
+  answer: { path: string; status: number; formState: ContactFormState; formToken: FormToken },
 ) {
   const url = siteUrl(app, answer.path)
   return renderAndStore(app, request, reply, { url, plan: { kind: 'none' }, ...answer })

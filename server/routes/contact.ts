@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
   CONTACT_FIELDS,
+  CONTACT_FORM_IDS,
   contactFormPath,
   HONEYPOT_FIELD,
+  TOKEN_FIELD,
   isContactFormId,
   type ContactFormState,
 } from '#shared/contact-fields.ts'
@@ -13,15 +17,23 @@ import {
   fieldErrors,
   type ContactApiAnswer,
 } from '#shared/contact-schema.ts'
-import { isLocale, type Locale } from '#shared/locales.ts'
+import { isLocale, LOCALES, type Locale } from '#shared/locales.ts'
 import { serveFormPage } from '../render/serve-page.ts'
+import type { TokenClaims } from '../services/form-token.ts'
 import { postOrigin } from '../services/post-origin.ts'
-import { suspectReasons } from '../services/spam-signals.ts'
+import { suspectReasons, type RejectionReason } from '../services/spam-signals.ts'
 
 /** Small: the longest valid message is about 5.5 kB of text. */
 export const CONTACT_BODY_LIMIT = 32 * 1024
 
-const STATUS = { accepted: 202, invalid: 400, foreign: 403, rateLimited: 429, error: 503 } as const
+const STATUS = {
+  accepted: 202,
+  invalid: 400,
+  foreign: 403,
+  expired: 409,
+  rateLimited: 429,
+  error: 503,
+} as const
 
 type Body = Record<string, unknown>
 
@@ -31,8 +43,13 @@ type Post = Pick<ContactFormState, 'form' | 'values'> & { locale: Locale }
 declare module 'fastify' {
   interface FastifyRequest {
     contactPost: Post | null
+    /** The post's valid token, once the spam defence has checked it. */
+    contactToken: TokenClaims | null
   }
 }
+
+/** `GET /api/contact/token`'s query: the form and language the token is for. */
+const TokenQuerySchema = z.object({ form: z.enum(CONTACT_FORM_IDS), locale: z.enum(LOCALES) })
 
 function bodyOf(request: FastifyRequest): Body {
   const { body } = request
@@ -82,17 +99,45 @@ async function answer(request: FastifyRequest, reply: FastifyReply, outcome: Con
   const { form, locale, values } = request.contactPost ?? readPost(bodyOf(request))
   const path = contactFormPath(form, locale)
   if (outcome.status === 'accepted') return reply.redirect(`${path}?sent=${form}`, 303)
+  // The form shown again keeps the token it was sent with (a token is good for one message,
+  // whatever was corrected on the way); an expired one is replaced, good at once.
+  const posted = bodyOf(request)[TOKEN_FIELD]
+  const token =
+    outcome.status === 'expired'
+      ? outcome.token
+      : typeof posted === 'string' && posted !== ''
+        ? posted
+        : request.server.formTokens.issue('page', form, locale)
   return serveFormPage(request.server, request, reply, {
     path,
     status,
+    formToken: { form, token },
     formState: {
       form,
+      path,
       values,
       errors: outcome.status === 'invalid' ? outcome.errors : {},
       ...(outcome.status === 'invalid' ? {} : { outcome: outcome.status }),
       ...(outcome.status === 'rateLimited' ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
     },
   })
+}
+
+/** Which rejection a token's verdict is. */
+const TOKEN_REASONS = {
+  missing: 'tokenMissing',
+  forged: 'tokenForged',
+  tooYoung: 'tooFast',
+} as const satisfies Record<string, RejectionReason>
+
+/**
+ * A post the spam defence drops: counted by reason and logged without its content, nothing
+ * stored or sent, answered exactly like a person's accepted message.
+ */
+async function dropAsSpam(request: FastifyRequest, reply: FastifyReply, reason: RejectionReason) {
+  const id = request.server.contact.reject(reason)
+  request.log.info({ messageId: id, outcome: 'spam', reason }, 'contact submission')
+  return answer(request, reply, { status: 'accepted', id })
 }
 
 /**
@@ -112,6 +157,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   app.decorateRequest('contactPost', null)
+  app.decorateRequest('contactToken', null)
   app.addHook('preValidation', async (request) => {
     request.contactPost = readPost(bodyOf(request))
   })
@@ -140,6 +186,23 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   )
 
+  // The form's script asks for its token when a visitor starts on the form (README, Spam
+  // defence): pages stay cacheable, and each visitor gets a token of their own.
+  app.get(
+    '/api/contact/token',
+    {
+      schema: {
+        querystring: TokenQuerySchema,
+        response: { 200: z.object({ token: z.string() }) },
+      },
+    },
+    async (request, reply) => {
+      const { form, locale } = request.query
+      reply.header('Cache-Control', 'no-store')
+      return { token: app.formTokens.issue('script', form, locale) }
+    },
+  )
+
   app.post(
     '/api/contact',
     {
@@ -157,31 +220,71 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: async (request, reply) => {
         // Another site's post is refused plainly: a person sent there sees why, and their
         // text comes back in this site's form.
-        if (postOrigin(request.headers, app.config.APP_BASE_URL) === 'foreign') {
+        const origin = postOrigin(request.headers, app.config.APP_BASE_URL)
+        if (origin === 'foreign') {
           app.contact.reject('foreign')
           request.log.info({ outcome: 'refused', reason: 'foreign' }, 'contact submission')
           return answer(request, reply, { status: 'foreign' })
         }
         // Bots fill the hidden field: they get exactly what people get; nothing is stored or
         // sent, whatever else they posted.
-        const honeypot = bodyOf(request)[HONEYPOT_FIELD]
-        if (typeof honeypot !== 'string' || honeypot.trim() === '') return
-        const id = app.contact.reject('honeypot')
-        request.log.info(
-          { messageId: id, outcome: 'spam', reason: 'honeypot' },
-          'contact submission',
-        )
-        await answer(request, reply, { status: 'accepted', id })
+        const body = bodyOf(request)
+        const honeypot = body[HONEYPOT_FIELD]
+        if (typeof honeypot === 'string' && honeypot.trim() !== '') {
+          return dropAsSpam(request, reply, 'honeypot')
+        }
+        // The form's token: missing, forged or too young is a bot's; expired is a person's
+        // form left open for hours, who is told and can send again at once.
+        const { form, locale } = request.contactPost ?? readPost(body)
+        const check = app.formTokens.check(body[TOKEN_FIELD], { form, locale })
+        if (check.verdict === 'expired') {
+          // Renewed once: an old token is no source of new ones.
+          const renewal = `renewed:${check.claims.nonce}`
+          const ttl = app.formTokens.limits.maxAgeMs
+          if ((await app.formTokens.claims.claim(renewal, 'renewed', ttl)) !== null) {
+            return dropAsSpam(request, reply, 'replay')
+          }
+          app.contact.reject('tokenExpired')
+          request.log.info({ outcome: 'expired' }, 'contact submission')
+          return answer(request, reply, {
+            status: 'expired',
+            token: app.formTokens.matured(form, locale),
+          })
+        }
+        if (check.verdict !== 'valid') {
+          return dropAsSpam(request, reply, TOKEN_REASONS[check.verdict])
+        }
+        // A kept page's token is as old as the page, not as the visit: it counts only from a
+        // browser that says the post comes from this site (every browser since 2020 does; a
+        // script reading the page does not).
+        if (check.claims.kind === 'page' && origin !== 'same-origin') {
+          return dropAsSpam(request, reply, 'noBrowser')
+        }
+        request.contactToken = check.claims
       },
     },
     async (request, reply) => {
       const { id: submissionId, message } = request.body
+      // A token is good for one message: the same submission sent again (after an error)
+      // holds the claim it made; any other post with the token is a replay.
+      const claims = request.contactToken
+      if (!claims) throw new Error('contact post without a checked token')
+      const claim = {
+        key: app.formTokens.claimKey(claims, message),
+        value: submissionId ?? randomUUID(),
+      }
+      const ttl = app.formTokens.limits.maxAgeMs
+      if ((await app.formTokens.claims.claim(claim.key, claim.value, ttl)) !== null) {
+        return dropAsSpam(request, reply, 'replay')
+      }
       // Signs of spam in the content mark a message; they never drop what a person wrote.
       const suspect = suspectReasons(message)
       let id: string
       try {
         id = await app.contact.accept(message, submissionId, suspect)
       } catch (error) {
+        // Not stored: the visitor may send the same message again with the same token.
+        await app.formTokens.claims.release(claim.key, claim.value)
         app.contact.count('error')
         request.log.error({ err: error, outcome: 'error' }, 'contact message could not be stored')
         return answer(request, reply, { status: 'error' })

@@ -3,10 +3,28 @@ import type { ContactMessage } from '#shared/contact-schema.ts'
 /**
  * Why a post was dropped or refused, as `contact_rejected_total{reason}` counts it (README,
  * Spam defence). Nothing of a rejected post is stored, mailed or logged beyond its reason.
- * - `honeypot`: the hidden field was filled in (answered like a success);
- * - `foreign`: posted from another site (refused with 403 and a message saying so).
+ * - `foreign`: posted from another site (refused with 403 and a message saying so);
+ * - `honeypot`: the hidden field was filled in;
+ * - `tokenMissing`, `tokenForged`: no form token, or one this site did not sign for this form
+ *   and language;
+ * - `tooFast`: sent sooner after the token was issued than a person can fill in a form;
+ * - `noBrowser`: a kept page's token (the form without JavaScript) posted without the
+ *   browser's word that it comes from this site (`Sec-Fetch-Site`, else `Origin`);
+ * - `replay`: a token used again for another message, or the same plain post sent twice;
+ * - `tokenExpired`: a form left open longer than `CONTACT_TOKEN_MAX_AGE` (not spam: the visitor
+ *   is told and can send again; counted to see how often it happens).
+ * All but `foreign` and `tokenExpired` are answered like a success, so a bot learns nothing.
  */
-export const REJECTION_REASONS = ['honeypot', 'foreign'] as const
+export const REJECTION_REASONS = [
+  'foreign',
+  'honeypot',
+  'tokenMissing',
+  'tokenForged',
+  'tooFast',
+  'noBrowser',
+  'replay',
+  'tokenExpired',
+] as const
 
 export type RejectionReason = (typeof REJECTION_REASONS)[number]
 

@@ -128,6 +128,45 @@ const CASES: Record<
       ],
     ],
   },
+  // Six hours of ordinary spam, then a wave: twenty a minute.
+  WebsiteSpamWave: {
+    failing: [
+      { series: app('contact_rejected_total', 'reason="tooFast"'), values: '0+1x360 360+20x60' },
+      { series: app('contact_rejected_total', 'reason="foreign"'), values: '0x420' },
+    ],
+    at: '415m',
+    labels: OF_SERVICE,
+    healthy: [
+      // As much spam as every day: dropped, nothing unusual.
+      [{ series: app('contact_rejected_total', 'reason="honeypot"'), values: '0+20x420' }],
+      // A little, or people: other sites' posts and expired forms are not spam.
+      [
+        { series: app('contact_rejected_total', 'reason="tokenMissing"'), values: '0+1x420' },
+        { series: app('contact_rejected_total', 'reason="foreign"'), values: '0x360 0+20x60' },
+        {
+          series: app('contact_rejected_total', 'reason="tokenExpired"'),
+          values: '0x360 0+20x60',
+        },
+      ],
+    ],
+  },
+  // Three leads an hour for six hours, then one a minute.
+  WebsiteContactLeadSurge: {
+    failing: [
+      {
+        series: app('contact_submissions_total', 'outcome="accepted"'),
+        values: '0+0.05x360 18+1x60',
+      },
+    ],
+    at: '415m',
+    labels: OF_SERVICE,
+    healthy: [
+      // Busy, as every day.
+      [{ series: app('contact_submissions_total', 'outcome="accepted"'), values: '0+1x420' }],
+      // Quiet.
+      [{ series: app('contact_submissions_total', 'outcome="accepted"'), values: '0+0.1x420' }],
+    ],
+  },
   WebsiteHighErrorRate: {
     failing: [
       {
@@ -274,6 +313,9 @@ describe.skipIf(!binary)('the alerts as the chart renders them', () => {
       expect(result.stdout + result.stderr).toContain('SUCCESS')
       expect(result.status, result.stdout + result.stderr).toBe(0)
     },
+    // promtool evaluates every rule each minute up to seven hours for the spam and lead
+    // alerts: seconds on an idle machine, more on a busy one.
+    60_000,
   )
 })
 
@@ -329,6 +371,8 @@ describe.skipIf(!binary)('the dashboard and the rules read only metrics the app 
         'http_request_duration_seconds_count',
         'http_request_duration_seconds_bucket',
         'contact_submissions_total',
+        'contact_rejected_total',
+        'contact_suspect_total',
         'contact_deliveries_total',
         'contact_messages_purged_total',
         'contact_oldest_undelivered_age_seconds',

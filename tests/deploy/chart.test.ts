@@ -243,6 +243,34 @@ describe.skipIf(!binary)('Helm chart', () => {
     }
   })
 
+  describe('the key of the contact forms’ tokens', () => {
+    const key = (manifests: Manifest[]) => {
+      const secret = find(manifests, 'Secret', FULLNAME) as Manifest & {
+        data?: Record<string, string>
+      }
+      return Buffer.from(secret.data?.CONTACT_TOKEN_SECRET ?? '', 'base64').toString('utf8')
+    }
+
+    it('reaches every pod from the Secret, made by the chart when none is given', () => {
+      const manifests = render('replicas-redis-values.yaml')
+      const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      expect(env(app, 'CONTACT_TOKEN_SECRET')?.valueFrom?.secretKeyRef).toEqual({
+        name: FULLNAME,
+        key: 'CONTACT_TOKEN_SECRET',
+        optional: true,
+      })
+      // At least as long as the app requires (CONTACT_TOKEN_SECRET in server/config.ts).
+      expect(() => loadConfig({ CONTACT_TOKEN_SECRET: key(manifests) })).not.toThrow()
+      expect(key(manifests)).toMatch(/^[A-Za-z0-9]{48}$/)
+    })
+
+    it('is the one given in secrets.contactTokenSecret', () => {
+      const given = 'a-key-given-by-the-operators-of-this-site-0123'
+      const manifests = render('defaults', ['--set', `secrets.contactTokenSecret=${given}`])
+      expect(key(manifests)).toBe(given)
+    })
+  })
+
   describe('several replicas and Redis', () => {
     it('defaults to one pod with the file outbox and no Redis of its own', () => {
       const manifests = render('defaults')

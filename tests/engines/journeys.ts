@@ -16,6 +16,7 @@ import { movingElements } from '#tests/helpers/motion.ts'
 import { cutOffContent } from '#tests/helpers/reflow.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
+import { PERSON_PAUSE_MS } from '#tests/helpers/form-token.ts'
 import { get, shown, texts, titleText } from '#tests/helpers/locales.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import type { Engine } from './drivers.ts'
@@ -339,6 +340,8 @@ export async function formJourney(
 
   const message = `${engine.name} ${form} ${locale}: ${SAMPLE.message} ${Date.now()}`
   await fillForm(engine, form, message)
+  // As long as a person takes at least: a form sent sooner is a bot's (dropped, unseen).
+  await new Promise((resolve) => setTimeout(resolve, PERSON_PAUSE_MS))
   await engine.click(submit)
   await until(
     engine,
@@ -362,6 +365,7 @@ export async function plainFormJourney(engine: Engine, site: Site) {
   await open(engine, site, path)
   const message = 'form.contact-form [name="message"]'
   await fillForm(engine, 'contact', 'Za krótko')
+  await new Promise((resolve) => setTimeout(resolve, PERSON_PAUSE_MS))
   await engine.click('form.contact-form button[type="submit"]')
   await until(engine, 'answered', () => location.pathname === '/api/contact')
   await site.proxy.settled()

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp, type AppOverrides } from '#server/app.ts'
 import { loadConfig } from '#server/config.ts'
+import { TEST_TOKEN_SECRET } from './form-token.ts'
 
 const errorLines = new WeakMap<object, string[]>()
 
@@ -28,6 +29,8 @@ export async function buildTestApp(env: Record<string, string> = {}, overrides: 
     // Each app its own outbox, never the project's data folder.
     OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'modernwerk-outbox-')),
     MAX_EVENT_LOOP_DELAY_MS: '0',
+    // The key tests sign a person's form tokens with (tests/helpers/form-token.ts).
+    CONTACT_TOKEN_SECRET: TEST_TOKEN_SECRET,
     ...env,
   })
   const lines: string[] = []

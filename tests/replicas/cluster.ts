@@ -3,6 +3,7 @@ import { once } from 'node:events'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { TEST_TOKEN_SECRET } from '#tests/helpers/form-token.ts'
 import { freePort } from '#tests/helpers/net.ts'
 import { NGINX, nginxConfigHead } from '#tests/helpers/nginx.ts'
 
@@ -50,6 +51,9 @@ export async function startCluster(options: {
         // Several processes, nginx and Redis share two cores: no replica may refuse a test's
         // request as overloaded (tests/server/plugins/overload.test.ts tests the guard).
         MAX_EVENT_LOOP_DELAY_MS: '0',
+        // One key for every replica, as the chart sets it: a form token one replica issued
+        // verifies on every other (tests/helpers/form-token.ts signs with it too).
+        CONTACT_TOKEN_SECRET: TEST_TOKEN_SECRET,
         ...options.env,
         ...env,
       },

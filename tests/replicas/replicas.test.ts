@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { personToken, withToken } from '#tests/helpers/form-token.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import { NGINX, startCluster } from './cluster.ts'
@@ -21,7 +22,7 @@ async function submit(base: string, id: string, index: number): Promise<Answer> 
     const response = await fetch(`${base}/api/contact`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...MESSAGE, id, message: `${MESSAGE.message} #${index}` }),
+      body: JSON.stringify(withToken({ ...MESSAGE, id, message: `${MESSAGE.message} #${index}` })),
       // Only against a hang: an answer comes in milliseconds on an idle machine, but a busy
       // one (CI's two cores shared with other jobs) must not turn a slow answer into none.
       signal: AbortSignal.timeout(30_000),
@@ -199,6 +200,28 @@ describe.skipIf(missing.length > 0)('three replicas behind a balancer, one Redis
     console.log(`takeover: delivered by another replica ${Date.now() - started} ms after the kill`)
     await cluster.start(0)
     await cluster.start(2)
+  })
+
+  it('a form token used on one replica is refused as a replay on another', async () => {
+    smtp.received.length = 0
+    const token = personToken('contact', MESSAGE.locale)
+    const send = (index: number, message: string) =>
+      fetch(`${cluster.instanceUrl(index)}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...MESSAGE, id: crypto.randomUUID(), message, token }),
+        signal: AbortSignal.timeout(30_000),
+      })
+    const first = `${MESSAGE.message} First use of the token.`
+    const replayed = `${MESSAGE.message} The same token again, on another replica.`
+    expect((await send(0, first)).status).toBe(202)
+    // Answered like a success (a bot learns nothing), and counted by the replica that refused.
+    expect((await send(1, replayed)).status).toBe(202)
+    const metrics = await (await fetch(`${cluster.instanceUrl(1)}/metrics`)).text()
+    expect(metrics).toContain('contact_rejected_total{reason="replay"} 1')
+    await until(() => smtp.received.some(({ mail }) => mail.text?.includes(first)), 60_000)
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect(smtp.received.filter(({ mail }) => mail.text?.includes(replayed))).toEqual([])
   })
 
   it('the contact rate limit holds across the replicas', async () => {

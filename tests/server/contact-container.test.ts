@@ -3,6 +3,7 @@ import { simpleParser } from 'mailparser'
 import { GenericContainer, type StartedTestContainer } from 'testcontainers'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { withToken } from '#tests/helpers/form-token.ts'
 
 /**
  * The delivery test against a mail catcher in a container (testcontainers), built locally by
@@ -52,14 +53,14 @@ describe.skipIf(!hasEngine)('delivery to a containerised mail catcher', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: {
+      payload: withToken({
         name: 'Grete Müller',
         email: 'grete@example.de',
         service: 'security',
         subject: 'Sicherheitsanalyse für unser Büro',
         message: 'Wir möchten vor der ISO-27001-Zertifizierung eine Bestandsaufnahme.',
         locale: 'de',
-      },
+      }),
     })
     expect(response.statusCode).toBe(202)
     let caught: Caught[] = []

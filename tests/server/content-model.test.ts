@@ -14,6 +14,7 @@ import { buildTestApp, serverErrors } from '#tests/helpers/build-test-app.ts'
 import { get, html, texts } from '#tests/helpers/locales.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
+import { withToken } from '#tests/helpers/form-token.ts'
 
 // The tables in shared/ are the only place a service, a team member, a page or a contact
 // field is declared. These tests walk them, so an entry that is only half added (no texts in
@@ -179,7 +180,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: { ...rest, form: 'contact' },
+      payload: withToken({ ...rest, form: 'contact' }),
     })
     expect(response.statusCode, serverErrors(app)).toBe(field.isRequired ? 400 : 202)
     if (field.isRequired) {
@@ -195,7 +196,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
       method: 'POST',
       url: '/api/contact',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: post.toString(),
+      payload: withToken(post.toString()),
     })
     expect(response.statusCode, serverErrors(app)).toBe(400)
     const kept =
@@ -209,7 +210,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: { ...VALID, form: 'contact', locale: 'de' },
+      payload: withToken({ ...VALID, form: 'contact', locale: 'de' }),
     })
     expect(response.statusCode, serverErrors(app)).toBe(202)
     const { id } = response.json<{ id: string }>()

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { withToken } from '#tests/helpers/form-token.ts'
 
 const CSP =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';" +
@@ -219,13 +220,13 @@ describe('metrics and logs', () => {
     await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: {
+      payload: withToken({
         name: 'Jan Kowalski',
         email: 'jan.kowalski@example.pl',
         service: 'cloud',
         message: 'Prosimy o ofertę migracji naszych serwerów do Niemiec.',
         locale: 'pl',
-      },
+      }),
     })
     const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body
     expect(metrics).toMatch(

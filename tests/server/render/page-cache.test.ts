@@ -1,7 +1,7 @@
 import { brotliDecompressSync } from 'node:zlib'
 import type { FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
-import { currentYear } from '#server/render/page-cache.ts'
+import { currentYear, FORM_PAGE_WINDOW_MS, pageEdition } from '#server/render/page-cache.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 
@@ -35,7 +35,7 @@ async function countingApp() {
  */
 async function cachedWithEncodings(app: FastifyInstance, path: string) {
   await eventually(() => {
-    const page = app.pageCache.get(path, currentYear())
+    const page = app.pageCache.get(path, pageEdition(path))
     return page?.br !== undefined && page.gzip !== undefined
   })
 }
@@ -60,6 +60,24 @@ describe('page cache', () => {
     expect(compressed.headers['content-encoding']).toBe('br')
     expect(brotliDecompressSync(compressed.rawPayload).toString('utf8')).toBe(first.body)
     expect(renders()).toBe(1)
+  })
+
+  it('keeps a page with a form for one token window, then renders it with a new token', async () => {
+    const { app, renders } = await countingApp()
+    const token = (body: string) => /name="token" value="([^"]+)"/.exec(body)?.[1]
+    const first = await app.inject({ method: 'GET', url: '/pl/contact' })
+    await cachedWithEncodings(app, '/pl/contact')
+    const again = await app.inject({ method: 'GET', url: '/pl/contact' })
+    expect(token(again.body)).toBe(token(first.body))
+    expect(token(first.body)).toMatch(/^1\.p\./)
+    expect(renders()).toBe(1)
+    // The window's edition is in the cache key and the validator: the next window renders.
+    const now = Date.now()
+    expect(pageEdition('/pl/contact', now)).not.toBe(
+      pageEdition('/pl/contact', now + FORM_PAGE_WINDOW_MS),
+    )
+    expect(pageEdition('/pl/about', now)).toBe(pageEdition('/pl/about', now + FORM_PAGE_WINDOW_MS))
+    expect(pageEdition('/pl/contact', now)).toMatch(new RegExp(`^${currentYear(now)}\\.\\d+$`))
   })
 
   it('keeps the root page varying on language and cookie when served from memory', async () => {

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
+import { withToken } from '#tests/helpers/form-token.ts'
 
 const VALID = {
   name: 'Ada Lovelace',
@@ -49,7 +50,7 @@ describe.skipIf(!hasRedisServer())('rate limit shared through Redis (REDIS_URL)'
   it('two app instances share one budget per client IP', async () => {
     const [first, second] = apps as [FastifyInstance, FastifyInstance]
     const send = (app: FastifyInstance, remoteAddress: string) =>
-      app.inject({ method: 'POST', url: '/api/contact', remoteAddress, payload: VALID })
+      app.inject({ method: 'POST', url: '/api/contact', remoteAddress, payload: withToken(VALID) })
     expect((await send(first, '192.0.2.40')).statusCode).toBe(202)
     expect((await send(second, '192.0.2.40')).statusCode).toBe(202)
     expect((await send(first, '192.0.2.40')).statusCode).toBe(202)

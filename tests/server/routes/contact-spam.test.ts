@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { issueToken } from '#server/services/form-token.ts'
 import { MAX_LINKS, suspectReasons, type SuspectReason } from '#server/services/spam-signals.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
+import { personToken, TEST_TOKEN_SECRET, withToken } from '#tests/helpers/form-token.ts'
 import { get, html, texts } from '#tests/helpers/locales.ts'
 import { freePort } from '#tests/helpers/net.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
@@ -61,7 +63,9 @@ async function startApp() {
   await app.listen({ port, host: '127.0.0.1' })
 }
 
+/** A post as a person's form sends it: with a token issued a while ago, unless `body` has one. */
 function post(body: Record<string, string>, headers: Record<string, string>, asForm = false) {
+  const signed = 'token' in body ? body : withToken(body)
   return fetch(`${origin}/api/contact`, {
     method: 'POST',
     redirect: 'manual',
@@ -69,7 +73,7 @@ function post(body: Record<string, string>, headers: Record<string, string>, asF
       'content-type': asForm ? 'application/x-www-form-urlencoded' : 'application/json',
       ...headers,
     },
-    body: asForm ? new URLSearchParams(body).toString() : JSON.stringify(body),
+    body: asForm ? new URLSearchParams(signed).toString() : JSON.stringify(signed),
   })
 }
 
@@ -122,6 +126,129 @@ describe('posts from another site', () => {
     expect(response.status).toBe(202)
     await eventually(() => smtp.received.length === 1)
     expect(await metric('contact_rejected_total{reason="foreign"}')).toBe(0)
+  })
+})
+
+/** A token made with the app's key, issued `agoMs` ago. */
+const issued = (agoMs: number, form: 'contact' | 'home' = 'contact', locale = 'en') =>
+  issueToken(Buffer.from(TEST_TOKEN_SECRET), {
+    kind: 'script',
+    form,
+    locale: locale as 'en',
+    issuedAt: Date.now() - agoMs,
+  })
+
+describe('the form token', () => {
+  it.each([
+    ['no token', () => '', 'tokenMissing'],
+    ['a token in another shape', () => 'x'.repeat(80), 'tokenForged'],
+    [
+      'a token signed with another key',
+      () => personToken('contact', 'en', 'another-key-of-at-least-thirty-two-chars'),
+      'tokenForged',
+    ],
+    [
+      'a signature changed in one place',
+      () => personToken('contact', 'en').replace(/.$/, (last) => (last === 'A' ? 'B' : 'A')),
+      'tokenForged',
+    ],
+    ['a token of the home form', () => personToken('home', 'en'), 'tokenForged'],
+    ['a token of the German form', () => personToken('contact', 'de'), 'tokenForged'],
+    ['a token issued a second ago (a bot, no person is that fast)', () => issued(1_000), 'tooFast'],
+  ])('%s: answered like a success, dropped and counted', async (_case, token, reason) => {
+    await startApp()
+    const response = await post({ ...VALID, token: token() }, {})
+    expect(response.status).toBe(202)
+    expect(await response.json()).toMatchObject({ status: 'accepted' })
+    expect(await metric(`contact_rejected_total{reason="${reason}"}`)).toBe(1)
+    await nothingDelivered()
+  })
+
+  it('expired after CONTACT_TOKEN_MAX_AGE: the visitor is told and sends again at once with the new token', async () => {
+    await startApp()
+    const response = await post({ ...VALID, token: issued(7 * 3_600_000) }, {})
+    expect(response.status).toBe(409)
+    const answer = (await response.json()) as { status: string; token: string }
+    expect(answer.status).toBe('expired')
+    expect(await metric('contact_rejected_total{reason="tokenExpired"}')).toBe(1)
+    await nothingDelivered()
+    // No wait: the new token is already as old as a person's.
+    expect((await post({ ...VALID, token: answer.token }, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+  })
+
+  it('expired in a plain post: the form again, saying so, the text kept, and a new token in it', async () => {
+    await startApp()
+    const form = {
+      ...VALID,
+      locale: 'pl',
+      form: 'contact',
+      token: issued(7 * 3_600_000, 'contact', 'pl'),
+    }
+    const response = await post(form, {}, true)
+    expect(response.status).toBe(409)
+    const page = await response.text()
+    expect(page).toContain(html(get(texts('pl', 'common'), 'form.status.expired'), 'pl'))
+    expect(page).toContain(VALID.message)
+    const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? ''
+    expect(token).not.toBe(form.token)
+    const again = await post({ ...form, token }, {}, true)
+    expect(again.status).toBe(303)
+    await eventually(() => smtp.received.length === 1)
+  })
+
+  it('is good for one message: another post with it is dropped, the same submission again is not', async () => {
+    await startApp()
+    const token = personToken('contact', 'en')
+    const first = { ...VALID, token, id: crypto.randomUUID() }
+    expect((await post(first, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    // Another message with the same token: a replay.
+    const replay = await post(
+      { ...first, id: crypto.randomUUID(), message: `${VALID.message} Again.` },
+      {},
+    )
+    expect(replay.status).toBe(202)
+    expect(await metric('contact_rejected_total{reason="replay"}')).toBe(1)
+    // The same submission (its id) sent again, as the form does after an error: not a replay.
+    expect((await post(first, {})).status).toBe(202)
+    expect(await metric('contact_rejected_total{reason="replay"}')).toBe(1)
+    expect(
+      smtp.received.map(({ mail }) => mail.text).filter((text) => text?.includes('Again.')),
+    ).toEqual([])
+  })
+
+  it('of a kept page serves everyone who saw that page, each message once', async () => {
+    await startApp()
+    const page = await (await fetch(`${origin}/de/contact`)).text()
+    const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? ''
+    // Issued when the page was rendered: as a person would, the test waits the minimum age.
+    await new Promise((resolve) => setTimeout(resolve, 3_100))
+    const form = { ...VALID, locale: 'de', form: 'contact', token }
+    const browser = { 'sec-fetch-site': 'same-origin' }
+    expect((await post(form, browser, true)).status).toBe(303)
+    expect((await post({ ...form, name: 'Grace Hopper' }, browser, true)).status).toBe(303)
+    await eventually(() => smtp.received.length === 2)
+    // The same plain post twice (a double click, a reload): one lead.
+    expect((await post(form, browser, true)).status).toBe(303)
+    expect(await metric('contact_rejected_total{reason="replay"}')).toBe(1)
+    // A script that read the page and posts without a browser's headers: dropped.
+    const scripted = { ...form, name: 'Bot Script', message: `${VALID.message} Scripted.` }
+    expect((await post(scripted, {}, true)).status).toBe(303)
+    expect(await metric('contact_rejected_total{reason="noBrowser"}')).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.received).toHaveLength(2)
+  })
+
+  it('is given to the form’s script fresh, never cached, for the form and language asked', async () => {
+    await startApp()
+    const response = await fetch(`${origin}/api/contact/token?form=home&locale=pl`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    const { token } = (await response.json()) as { token: string }
+    expect(token).toMatch(/^1\.s\.[0-9a-z]+\.home\.pl\./)
+    expect((await fetch(`${origin}/api/contact/token?form=sales&locale=pl`)).status).toBe(400)
+    expect((await fetch(`${origin}/api/contact/token?form=home`)).status).toBe(400)
   })
 })
 

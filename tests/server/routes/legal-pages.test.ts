@@ -50,6 +50,7 @@ const STATED = {
     logs: 'deletes it automatically after 9 days',
     errorReports: 'up to 10 per 1 minute',
     queueDisk: 'no more than 2 hours later',
+    tokenMaxAge: 'for 4 hours, after which a token expires',
   },
   de: {
     retention: '12 Tage',
@@ -59,6 +60,7 @@ const STATED = {
     logs: 'nach 9 Tagen automatisch löscht',
     errorReports: 'bis zu 10 je 1 Minute',
     queueDisk: 'spätestens 2 Stunden danach',
+    tokenMaxAge: 'für 4 Stunden; danach ist ein Token',
   },
   pl: {
     retention: '12 dni',
@@ -68,6 +70,7 @@ const STATED = {
     logs: 'usuwa go po 9 dniach',
     errorReports: 'do 10 zgłoszeń na 1 minutę',
     queueDisk: 'okresu wynoszącego 2 godziny',
+    tokenMaxAge: 'przez 4 godziny; po tym czasie token',
   },
 } as const
 
@@ -83,13 +86,14 @@ describe('the privacy policy states what this deployment does', () => {
       CONTACT_RATE_WINDOW: '1 hour',
       LOG_RETENTION_DAYS: '9',
       REDIS_AOF_REWRITE_INTERVAL: '2 hours',
+      CONTACT_TOKEN_MAX_AGE: '4 hours',
     })
     withCdn = await site({ CDN_URL: 'https://cdn.modernwerk.example' })
     plain = await site()
   })
 
   it.each(LOCALES)(
-    'retention, rate limits, log and queue-disk bounds and cookie lifetime from the settings (%s)',
+    'retention, rate limits, log, queue-disk and form-token bounds and cookie lifetime from the settings (%s)',
     async (locale) => {
       const privacy = await text(configured, 'privacy-policy', locale)
       const stated = STATED[locale]
@@ -100,6 +104,7 @@ describe('the privacy policy states what this deployment does', () => {
       expect(privacy).toMatch(words(stated.logs))
       expect(privacy).toMatch(words(stated.errorReports))
       expect(privacy).toMatch(words(stated.queueDisk))
+      expect(privacy).toMatch(words(stated.tokenMaxAge))
       expect(privacy).not.toContain('{{')
       // The defaults: 30 days and 15 minutes.
       const defaults = await text(plain, 'privacy-policy', locale)
@@ -125,6 +130,7 @@ describe('the privacy policy states what this deployment does', () => {
       for (const key of [
         'serverLogs',
         'contactRateLimit',
+        'spamProtection',
         'errorReportRateLimit',
         'languageCookie',
       ]) {

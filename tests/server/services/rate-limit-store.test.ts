@@ -3,6 +3,7 @@ import { CLIENT_ERROR_RATE_LIMIT } from '#server/routes/client-errors.ts'
 import { ExpiringRateLimitStore } from '#server/services/rate-limit-store.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
+import { withToken } from '#tests/helpers/form-token.ts'
 
 const ADDRESS = '203.0.113.7'
 
@@ -30,7 +31,7 @@ describe('per-IP rate-limit counters without Redis', { timeout: 30_000 }, () => 
         method: 'POST',
         url: '/api/contact',
         remoteAddress: ADDRESS,
-        payload: { email: 'not an address' },
+        payload: withToken({ email: 'not an address' }),
       })
     expect((await post()).statusCode).toBe(400)
     expect((await post()).statusCode).toBe(429)

@@ -15,6 +15,7 @@ import {
 } from '#tests/helpers/redis.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
+import { withToken } from '#tests/helpers/form-token.ts'
 
 const VALID = {
   name: 'Jan Kowalski',
@@ -93,7 +94,7 @@ describe.skipIf(!hasRedisServer())(
     }
 
     const post = (app: FastifyInstance, payload: object) =>
-      app.inject({ method: 'POST', url: '/api/contact', payload })
+      app.inject({ method: 'POST', url: '/api/contact', payload: withToken(payload) })
 
     beforeAll(async () => {
       redis = await startRedis({ durable: true })

@@ -21,6 +21,7 @@ import {
 } from '#tests/helpers/redis.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
+import { withToken } from '#tests/helpers/form-token.ts'
 
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
@@ -103,7 +104,8 @@ describe('retention in the outbox folder (one replica)', { timeout: 30_000 }, ()
     const dir = tempDir()
     const app = await site({ SMTP_URL: smtp.url, OUTBOX_DIR: dir })
     expect(
-      (await app.inject({ method: 'POST', url: '/api/contact', payload: ALICE })).statusCode,
+      (await app.inject({ method: 'POST', url: '/api/contact', payload: withToken(ALICE) }))
+        .statusCode,
     ).toBe(202)
     await eventually(() => smtp.received.length === 1)
     await eventually(() => messageFiles(dir).length === 0)
@@ -120,7 +122,11 @@ describe('retention in the outbox folder (one replica)', { timeout: 30_000 }, ()
       { SMTP_URL: deadSmtp, OUTBOX_DIR: dir, CONTACT_RETENTION_DAYS: '10' },
       logger,
     )
-    const response = await app.inject({ method: 'POST', url: '/api/contact', payload: ALICE })
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: withToken(ALICE),
+    })
     const { id } = response.json<{ id: string }>()
     await eventually(() => lines.some((line) => line.msg?.toString().includes('will retry')))
 
@@ -213,7 +219,7 @@ describe.skipIf(!hasRedisServer())('retention and erasure with Redis', { timeout
   }
 
   const post = (app: FastifyInstance, payload: object) =>
-    app.inject({ method: 'POST', url: '/api/contact', payload })
+    app.inject({ method: 'POST', url: '/api/contact', payload: withToken(payload) })
 
   it('a delivered message keeps only its id and timestamps in Redis', async () => {
     const app = await replica({ SMTP_URL: smtp.url })

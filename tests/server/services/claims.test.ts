@@ -1,0 +1,85 @@
+import { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from '#server/services/claims.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
+import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
+
+/**
+ * "Accepted once" in both stores (README, Spam defence): the claim of a token holds for its
+ * value until it expires, the same value passes again, and only that value gives it back.
+ */
+function behavesAsClaims(store: () => ClaimStore) {
+  it('holds a key for the value that claimed it, and lets the same value pass again', async () => {
+    const key = `token:${crypto.randomUUID()}`
+    expect(await store().claim(key, 'submission-a', 60_000)).toBeNull()
+    expect(await store().claim(key, 'submission-a', 60_000)).toBeNull()
+    expect(await store().claim(key, 'submission-b', 60_000)).toBe('submission-a')
+  })
+
+  it('forgets a claim when it expires', async () => {
+    const key = `token:${crypto.randomUUID()}`
+    expect(await store().claim(key, 'first', 300)).toBeNull()
+    await eventually(async () => (await store().claim(key, 'second', 60_000)) === null, 5_000)
+    expect(await store().claim(key, 'third', 60_000)).toBe('second')
+  })
+
+  it('is given back only by the value that holds it', async () => {
+    const key = `token:${crypto.randomUUID()}`
+    expect(await store().claim(key, 'kept', 60_000)).toBeNull()
+    await store().release(key, 'other')
+    expect(await store().claim(key, 'other', 60_000)).toBe('kept')
+    await store().release(key, 'kept')
+    expect(await store().claim(key, 'other', 60_000)).toBeNull()
+  })
+}
+
+describe('in memory (one replica)', () => {
+  const memory = new MemoryClaimStore()
+  afterAll(() => memory.close())
+  behavesAsClaims(() => memory)
+
+  it('holds at most its bound, forgetting the oldest claims first', async () => {
+    const small = new MemoryClaimStore(2)
+    await small.claim('a', '1', 60_000)
+    await small.claim('b', '1', 60_000)
+    await small.claim('c', '1', 60_000)
+    expect(await small.claim('a', '2', 60_000)).toBeNull()
+    expect(await small.claim('c', '2', 60_000)).toBe('1')
+    small.close()
+  })
+})
+
+if (!hasRedisServer()) {
+  console.warn(`Skipping the Redis claims: no ${REDIS_SERVER} (apt-get install redis-server)`)
+}
+
+describe.skipIf(!hasRedisServer())('in Redis (several replicas)', () => {
+  let redis: Awaited<ReturnType<typeof startRedis>>
+  let client: Redis
+  let store: RedisClaimStore
+
+  beforeAll(async () => {
+    redis = await startRedis()
+    client = new Redis(redis.url)
+    store = new RedisClaimStore(client)
+  })
+  afterAll(async () => {
+    client.disconnect()
+    await redis.dispose()
+  })
+
+  behavesAsClaims(() => store)
+
+  it('lets a claim pass while Redis is unreachable (the other layers still hold)', async () => {
+    const offline = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    })
+    offline.on('error', () => {})
+    const unreachable = new RedisClaimStore(offline)
+    expect(await unreachable.claim('token:x', 'a', 60_000)).toBeNull()
+    expect(await unreachable.claim('token:x', 'b', 60_000)).toBeNull()
+    offline.disconnect()
+  })
+})
