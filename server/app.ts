@@ -38,6 +38,7 @@ import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 import { ExpiringRateLimitStore } from './services/rate-limit-store.ts'
 import { MemoryClaimStore, RedisClaimStore } from './services/claims.ts'
 import { FormTokens } from './services/form-token.ts'
+import { REPEAT_WINDOW_MS } from './services/spam-signals.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -183,6 +184,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     errorReportRateLimit: CLIENT_ERROR_RATE_LIMIT,
     queueDiskBoundMs: config.REDIS_AOF_REWRITE_INTERVAL,
     formTokenMaxAgeMs: config.CONTACT_TOKEN_MAX_AGE,
+    repeatWindowMs: REPEAT_WINDOW_MS,
     settingsSince: config.POLICY_SETTINGS_SINCE ?? null,
   })
   const changedSettings = changedPolicySettings(config)

@@ -115,6 +115,8 @@ export type PolicyFacts = {
    * JavaScript).
    */
   formTokenMaxAgeMs: number
+  /** How long a keyed checksum of each message's text is kept to mark one sent again. */
+  repeatWindowMs: number
   /**
    * `POLICY_SETTINGS_SINCE`: the day the deployment's values of the stated settings took
    * effect, when they are not the defaults the history's hashes cover; null otherwise.
@@ -150,8 +152,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: '09f2326795f37039', de: '284cc6935b14a259', pl: '5d798cadfdd60dcd' },
-        cdn: { en: '1feef50d8d332d72', de: '78ef493d8291cd79', pl: 'ed53419616d24f31' },
+        default: { en: '2b06f8cd1718d73b', de: 'ae835a08fc8f492d', pl: '142c484dbd432a54' },
+        cdn: { en: '7f2c48e81d2067ca', de: '0dbd328071185c7e', pl: 'e34c267c62b854a4' },
       },
     },
   ],

@@ -49,6 +49,7 @@ export function usePolicyValues() {
     errorReportWindow: period(periodOf(policy.errorReportRateLimit.windowMs)),
     queueDiskBound: period(periodOf(policy.queueDiskBoundMs)),
     formTokenMaxAge: period(periodOf(policy.formTokenMaxAgeMs)),
+    repeatWindow: period(periodOf(policy.repeatWindowMs)),
     logRetentionDays: policy.logRetentionDays,
     cookieLifetime: period({ count: COOKIE_DAYS, unit: 'days' }),
   }

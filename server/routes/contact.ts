@@ -21,7 +21,12 @@ import { isLocale, LOCALES, type Locale } from '#shared/locales.ts'
 import { serveFormPage } from '../render/serve-page.ts'
 import type { TokenClaims } from '../services/form-token.ts'
 import { postOrigin } from '../services/post-origin.ts'
-import { suspectReasons, type RejectionReason } from '../services/spam-signals.ts'
+import {
+  REPEAT_WINDOW_MS,
+  repeatableText,
+  suspectReasons,
+  type RejectionReason,
+} from '../services/spam-signals.ts'
 
 /** Small: the longest valid message is about 5.5 kB of text. */
 export const CONTACT_BODY_LIMIT = 32 * 1024
@@ -277,14 +282,22 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       if ((await app.formTokens.claims.claim(claim.key, claim.value, ttl)) !== null) {
         return dropAsSpam(request, reply, 'replay')
       }
-      // Signs of spam in the content mark a message; they never drop what a person wrote.
-      const suspect = suspectReasons(message)
+      // Signs of spam in the content mark a message; they never drop what a person wrote. The
+      // same text as another submission's within a day is one of them.
+      const text = {
+        key: app.formTokens.textKey(repeatableText(message)),
+        value: claim.value,
+      }
+      const isRepeated =
+        (await app.formTokens.claims.claim(text.key, text.value, REPEAT_WINDOW_MS)) !== null
+      const suspect = [...suspectReasons(message), ...(isRepeated ? (['repeated'] as const) : [])]
       let id: string
       try {
         id = await app.contact.accept(message, submissionId, suspect)
       } catch (error) {
         // Not stored: the visitor may send the same message again with the same token.
         await app.formTokens.claims.release(claim.key, claim.value)
+        await app.formTokens.claims.release(text.key, text.value)
         app.contact.count('error')
         request.log.error({ err: error, outcome: 'error' }, 'contact message could not be stored')
         return answer(request, reply, { status: 'error' })

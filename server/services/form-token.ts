@@ -131,6 +131,11 @@ export class FormTokens {
    * one visitor's, so the token itself; a page's token is shared by everyone who saw that
    * page, so the token with the message (the same plain post sent twice is one lead).
    */
+  /** The claim of a message's text (`repeated`, README, Spam defence): a keyed checksum. */
+  textKey(text: string): string {
+    return `text:${createHmac('sha256', this.#secret).update(text).digest('base64url')}`
+  }
+
   claimKey(claims: TokenClaims, message: unknown): string {
     if (claims.kind === 'script') return `token:${claims.nonce}`
     const digest = createHmac('sha256', this.#secret)

@@ -4,7 +4,7 @@ import type { SendMailOptions } from 'nodemailer'
 import { CONTACT_FIELDS, type ContactField } from '#shared/contact-fields.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import type { ContactSubmission } from './outbox.ts'
-import { MAX_LINKS, type SuspectReason } from './spam-signals.ts'
+import { MAX_LINKS, REPEAT_WINDOW_MS, type SuspectReason } from './spam-signals.ts'
 
 export type MailSettings = { from: string; to: string }
 
@@ -31,9 +31,11 @@ function shown(field: ContactField, value: string | undefined, t: MailTexts): st
 
 /** One sign of spam as the mail names it. */
 function suspectSign(reason: SuspectReason, t: MailTexts): string {
-  return reason === 'links'
-    ? t('suspectSign.links', { count: MAX_LINKS })
-    : t(`suspectSign.${reason}`)
+  if (reason === 'links') return t('suspectSign.links', { count: MAX_LINKS })
+  if (reason === 'repeated') {
+    return t('suspectSign.repeated', { count: REPEAT_WINDOW_MS / 3_600_000 })
+  }
+  return t(`suspectSign.${reason}`)
 }
 
 /**

@@ -36,11 +36,24 @@ export type RejectionReason = (typeof REJECTION_REASONS)[number]
  * - `links`: more than `MAX_LINKS` links in the subject and message together;
  * - `onlyLinks`: a message that is nothing but links (no words around them);
  * - `linkInName`: a link where a name or a company belongs, a common trick to get a link
- *   into an automatic reply or a CRM.
+ *   into an automatic reply or a CRM;
+ * - `repeated`: the same message text as another submission within `REPEAT_WINDOW_MS` (bulk
+ *   spam sends one text many times; a person sending twice is rare and still delivered).
  */
-export const SUSPECT_REASONS = ['links', 'onlyLinks', 'linkInName'] as const
+export const SUSPECT_REASONS = ['links', 'onlyLinks', 'linkInName', 'repeated'] as const
 
 export type SuspectReason = (typeof SUSPECT_REASONS)[number]
+
+/**
+ * How long the spam defence remembers a message's text (as a keyed checksum) to recognise it
+ * when it comes again; the privacy policy states it.
+ */
+export const REPEAT_WINDOW_MS = 24 * 3_600_000
+
+/** The text two messages must share to be the same one: the message, case and spacing aside. */
+export function repeatableText(message: ContactMessage): string {
+  return message.message.toLowerCase().replace(/\s+/gu, ' ').trim()
+}
 
 /** A person may mention their site and a document; more is what link spam looks like. */
 export const MAX_LINKS = 2

@@ -288,6 +288,23 @@ describe('messages that look like spam', () => {
     },
   )
 
+  it('the same text sent again by another submission is delivered, marked as repeated', async () => {
+    await startApp()
+    const first = { ...VALID, id: crypto.randomUUID() }
+    expect((await post(first, {})).status).toBe(202)
+    // The same submission again (the form after an error): no sign.
+    expect((await post(first, {})).status).toBe(202)
+    // Another submission, the same text but for case and spacing: repeated.
+    const again = { ...VALID, name: 'Grace Hopper', message: `  ${VALID.message.toUpperCase()}  ` }
+    expect((await post(again, {})).status).toBe(202)
+    await eventually(() => smtp.received.some(({ mail }) => mail.text?.includes('Grace Hopper')))
+    const mails = smtp.received.map(({ mail }) => mail)
+    const marked = mails.filter((mail) => mail.subject?.startsWith(text('en', 'mail', 'suspect')))
+    expect(marked.map((mail) => mail.replyTo?.value[0]?.name)).toEqual(['Grace Hopper'])
+    expect(marked[0]?.text).toContain('less than 24 hours before')
+    expect(await metric('contact_suspect_total{reason="repeated"}')).toBe(1)
+  })
+
   it('a message with a link or two is delivered unmarked', async () => {
     await startApp()
     const message = 'Our current shop is at https://shop.example, the docs at www.docs.example.'
