@@ -1,4 +1,4 @@
-import { localeFromPath, localizePath, type Locale } from './locales.ts'
+import { LOCALES, localizePath, type Locale } from './locales.ts'
 import { page, type PageId } from './pages.ts'
 import { SERVICES, SUPPORT_TIERS, type ServiceSlug, type SupportTier } from './services.ts'
 
@@ -29,10 +29,15 @@ export function contactFormPath(form: ContactFormId, locale: Locale): string {
   return localizePath(locale, page(CONTACT_FORMS[form].page).path)
 }
 
+/** Every form's page path in every language, made on first use (the page cache asks per request). */
+let formPaths: Map<string, ContactFormId> | undefined
+
 /** The form a page path shows (`/de` → `home`), if any: the page's token is made for it. */
 export function formAt(pathname: string): ContactFormId | undefined {
-  const locale = localeFromPath(pathname)
-  return ALL_FORMS.find((form) => contactFormPath(form, locale) === pathname)
+  formPaths ??= new Map(
+    LOCALES.flatMap((locale) => ALL_FORMS.map((form) => [contactFormPath(form, locale), form])),
+  )
+  return formPaths.get(pathname)
 }
 
 type Option = {

@@ -81,10 +81,8 @@ export function checkToken(
     return { verdict: 'forged' }
   }
   // Signed by us, for another form or language: not what this post claims to be.
-  if (!isContactFormId(form) || !isLocale(locale) || form !== expected.form) {
-    return { verdict: 'forged' }
-  }
-  if (locale !== expected.locale) return { verdict: 'forged' }
+  if (!isContactFormId(form) || !isLocale(locale)) return { verdict: 'forged' }
+  if (form !== expected.form || locale !== expected.locale) return { verdict: 'forged' }
   const claims: TokenClaims = {
     kind: code === 'p' ? 'page' : 'script',
     issuedAt: parseInt(issued ?? '', 36),

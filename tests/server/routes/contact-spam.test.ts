@@ -7,6 +7,7 @@ import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { personToken, TEST_TOKEN_SECRET, withToken } from '#tests/helpers/form-token.ts'
 import { get, html, texts } from '#tests/helpers/locales.ts'
+import { sampleIn } from '#tests/helpers/metrics.ts'
 import { freePort } from '#tests/helpers/net.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
@@ -78,9 +79,7 @@ function post(body: Record<string, string>, headers: Record<string, string>, asF
 }
 
 async function metric(sample: string): Promise<number | undefined> {
-  const body = await (await fetch(`${origin}/metrics`)).text()
-  const line = body.split('\n').find((candidate) => candidate.startsWith(`${sample} `))
-  return line === undefined ? undefined : Number(line.slice(sample.length + 1))
+  return sampleIn(await (await fetch(`${origin}/metrics`)).text(), sample)
 }
 
 /** Long enough for a dropped post to have reached SMTP if anything had let it through. */

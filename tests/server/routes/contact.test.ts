@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { withToken } from '#tests/helpers/form-token.ts'
+import { sampleIn } from '#tests/helpers/metrics.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 const LOCALES_DIR = join(import.meta.dirname, '../../../locales')
@@ -70,9 +71,7 @@ async function gauge(sample: string): Promise<number> {
 
 /** A sample's value, or undefined while /metrics has no such line (a counter not counted yet). */
 async function sampleValue(sample: string): Promise<number | undefined> {
-  const body = (await app.inject({ method: 'GET', url: '/metrics' })).body
-  const line = body.split('\n').find((candidate) => candidate.startsWith(`${sample} `))
-  return line === undefined ? undefined : Number(line.slice(sample.length + 1))
+  return sampleIn((await app.inject({ method: 'GET', url: '/metrics' })).body, sample)
 }
 
 /** Failed delivery attempts so far (0 before the first). */
