@@ -19,7 +19,8 @@ import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { execFileSync } from 'node:child_process'
 import autocannon from 'autocannon'
-import { TEST_TOKEN_SECRET, withToken } from '#tests/helpers/form-token.ts'
+import { PROOF_FIELD, TOKEN_FIELD } from '#shared/contact-fields.ts'
+import { personProof, personToken, TEST_TOKEN_SECRET } from '#tests/helpers/form-token.ts'
 import { NGINX, nginxConfigHead } from '#tests/helpers/nginx.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import {
@@ -413,6 +414,8 @@ async function soak() {
     requests: [...pages, `/${frameworkAsset}`].map((path) => ({ method: 'GET', path })),
   })
   let posted = 0
+  // Solved before the run (autocannon builds requests synchronously): one per message.
+  const proofs = await Promise.all(Array.from({ length: seconds * 5 + 50 }, () => personProof()))
   const contactLoad = autocannon({
     url: ours.base,
     connections: 2,
@@ -427,15 +430,16 @@ async function soak() {
           posted++
           return {
             ...request,
-            body: JSON.stringify(
-              withToken({
-                name: 'Soak Test',
-                email: 'soak@example.com',
-                service: 'cloud',
-                message: `Soak message number ${posted}: please ignore this test.`,
-                locale: 'en',
-              }),
-            ),
+            body: JSON.stringify({
+              name: 'Soak Test',
+              email: 'soak@example.com',
+              service: 'cloud',
+              message: `Soak message number ${posted}: please ignore this test.`,
+              locale: 'en',
+              [TOKEN_FIELD]: personToken('contact', 'en'),
+              // One solution per message, as a person's browser sends (README, Spam defence).
+              [PROOF_FIELD]: proofs[posted % proofs.length],
+            }),
           }
         },
       },

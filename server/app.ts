@@ -38,6 +38,7 @@ import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 import { ExpiringRateLimitStore } from './services/rate-limit-store.ts'
 import { MemoryClaimStore, RedisClaimStore } from './services/claims.ts'
 import { FormTokens } from './services/form-token.ts'
+import { ProofOfWork } from './services/proof-of-work.ts'
 import { REPEAT_WINDOW_MS } from './services/spam-signals.ts'
 
 declare module 'fastify' {
@@ -57,6 +58,7 @@ declare module 'fastify' {
     rateLimitStore: ExpiringRateLimitStore | null
     /** The contact forms' signed tokens and their one-message claims (README, Spam defence). */
     formTokens: FormTokens
+    proofs: ProofOfWork
   }
 }
 
@@ -76,10 +78,10 @@ export type AppOverrides = {
 const ROOT = join(import.meta.dirname, '..')
 
 /**
- * The forms' tokens, signed with `CONTACT_TOKEN_SECRET` or a key of this process's own, and
- * claimed once in Redis (several replicas) or in memory (one).
+ * The key of the forms' tokens and proof-of-work challenges: `CONTACT_TOKEN_SECRET`, or a key
+ * of this process's own.
  */
-function formTokens(app: FastifyInstance, redis: Redis | null): FormTokens {
+function contactTokenSecret(app: FastifyInstance): Buffer {
   const { config } = app
   if (!config.CONTACT_TOKEN_SECRET && config.NODE_ENV !== 'test') {
     app.log[config.REDIS_URL ? 'warn' : 'info'](
@@ -88,9 +90,12 @@ function formTokens(app: FastifyInstance, redis: Redis | null): FormTokens {
         'taken for spam by another',
     )
   }
-  const secret = config.CONTACT_TOKEN_SECRET
-    ? Buffer.from(config.CONTACT_TOKEN_SECRET)
-    : randomBytes(32)
+  return config.CONTACT_TOKEN_SECRET ? Buffer.from(config.CONTACT_TOKEN_SECRET) : randomBytes(32)
+}
+
+/** The forms' tokens, claimed once in Redis (several replicas) or in memory (one). */
+function formTokens(app: FastifyInstance, redis: Redis | null, secret: Buffer): FormTokens {
+  const { config } = app
   let claims
   if (redis) {
     claims = new RedisClaimStore(redis)
@@ -173,7 +178,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       redis.disconnect()
     })
   }
-  app.decorate('formTokens', formTokens(app, redis))
+  const tokenSecret = contactTokenSecret(app)
+  app.decorate('formTokens', formTokens(app, redis, tokenSecret))
+  app.decorate('proofs', new ProofOfWork(tokenSecret, config.CONTACT_TOKEN_MAX_AGE))
   app.decorate('isShuttingDown', false)
   app.decorate('pageCache', new PageCache())
   app.decorate('policyFacts', {

@@ -177,6 +177,12 @@ export const HONEYPOT_FIELD = 'website'
 /** The hidden field with the form's signed token (README, Spam defence). */
 export const TOKEN_FIELD = 'token'
 
+/**
+ * The field of a script's post with its proof-of-work solution (README, Spam defence); its
+ * format is `shared/proof-of-work.ts`'s.
+ */
+export const PROOF_FIELD = 'proof'
+
 export const FIELD_ERROR_CODES = [
   'required',
   'tooShort',
@@ -190,13 +196,13 @@ export const FIELD_ERROR_CODES = [
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number]
 export type FieldErrors = Partial<Record<ContactFieldName, FieldErrorCode>>
 
-/** A plain (no-JavaScript) post answered with its page: the form's state to show. */
 /**
  * The signed token a page's form posts with (README, Spam defence), for the form it belongs
  * to: a page rendered for one form never lends its token to another.
  */
 export type FormToken = { form: ContactFormId; token: string }
 
+/** A plain (no-JavaScript) post answered with its page: the form's state to show. */
 export type ContactFormState = {
   form: ContactFormId
   /** The path of the form's page, where the answer was rendered (not the post's URL). */

@@ -11,6 +11,7 @@ import {
   type FieldErrors,
 } from './contact-fields.ts'
 import { LOCALES, type Locale } from './locales.ts'
+import { ProofChallengeSchema } from './proof-of-work.ts'
 
 /**
  * The contact submission (README, Contact form and mail delivery): one schema, built from the
@@ -180,8 +181,15 @@ export const ContactAnswerSchemas = {
   }),
   /** Posted from another site (README, Spam defence): refused, the form shown again. */
   403: z.object({ status: z.literal('foreign') }),
-  /** The form was open longer than its token lasts: a new one to send the message again with. */
-  409: z.object({ status: z.literal('expired'), token: z.string() }),
+  /**
+   * The form was open longer than its token lasts: a new token to send the message again
+   * with, and a new challenge to solve for it.
+   */
+  409: z.object({
+    status: z.literal('expired'),
+    token: z.string(),
+    challenge: ProofChallengeSchema,
+  }),
   429: z.object({ status: z.literal('rateLimited'), retryAfterSeconds: z.number() }),
   /** The outbox could not take the message, or the process is overloaded: try again later. */
   503: z.object({ status: z.literal('error'), retryAfterSeconds: z.optional(z.number()) }),

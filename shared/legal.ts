@@ -152,8 +152,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: '2b06f8cd1718d73b', de: 'ae835a08fc8f492d', pl: '142c484dbd432a54' },
-        cdn: { en: '7f2c48e81d2067ca', de: '0dbd328071185c7e', pl: 'e34c267c62b854a4' },
+        default: { en: '54ab7ec9235f1034', de: '1335ccdb8ff37fbe', pl: 'eb9542e633fdba34' },
+        cdn: { en: '590280688655ad98', de: '7a6c720ea8d172e8', pl: '8578a42bb9e9d470' },
       },
     },
   ],

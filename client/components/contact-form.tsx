@@ -12,7 +12,9 @@ import {
   type FieldErrorCode,
   type FieldErrors,
 } from '#shared/contact-fields.ts'
+import { COMPANY } from '#shared/company.ts'
 import { useApp } from '../app-context.tsx'
+import type { FormSession } from './contact-requests.ts'
 import { LocalizedLink } from './localized-link.tsx'
 import { TaggedText } from './tagged-text.tsx'
 
@@ -25,10 +27,26 @@ type ContactFormProps = {
 
 type ContactFormValues = Partial<Record<ContactFieldName, string>>
 
-type Status = 'idle' | 'sending' | 'success' | 'error' | 'rateLimited' | 'foreign' | 'expired'
+type Status =
+  | 'idle'
+  | 'verifying'
+  | 'sending'
+  | 'success'
+  | 'error'
+  | 'rateLimited'
+  | 'foreign'
+  | 'expired'
+  | 'proofFailed'
 
 /** The schema (zod) loads when a visitor starts on the form, not with the page. */
 const loadSchema = () => import('#shared/contact-schema.ts')
+
+/** The outcomes the form's alert announces: the message was not sent. */
+const PROBLEMS = ['error', 'foreign', 'expired', 'proofFailed', 'rateLimited'] as const
+
+function isProblem(status: Status): status is (typeof PROBLEMS)[number] {
+  return (PROBLEMS as readonly Status[]).includes(status)
+}
 
 /** The form's requests (token, message) load when a visitor starts on the form. */
 const loadRequests = () => import('./contact-requests.ts')
@@ -37,7 +55,9 @@ const loadRequests = () => import('./contact-requests.ts')
  * The contact form. A real `<form method="post">`: without JavaScript the browser posts it
  * and the server answers with the page (errors and input kept, or the success message). With
  * JavaScript the same schema checks the fields first, then the form posts JSON; it never
- * retries by itself and cannot be sent twice while sending.
+ * retries by itself and cannot be sent twice while sending. Its token comes with a proof of
+ * work, solved in the background from the first focus (README, Spam defence); a visitor who
+ * sends before it is done waits for it, told so in the form's live region.
  */
 export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const { t } = useTranslation()
@@ -52,27 +72,28 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const [retryAfterSeconds, setRetryAfterSeconds] = useState(own?.retryAfterSeconds ?? 60)
   // The page's token (what a post without JavaScript sends), until the visitor's own arrives.
   const [token, setToken] = useState(formToken?.form === form ? formToken.token : '')
-  /** The request for the visitor's own token, made when they start on the form. */
-  const tokenRequest = useRef<Promise<string | null> | null>(null)
+  /** The form's dealings with the server, from when the visitor starts on it. */
+  const session = useRef<Promise<FormSession> | null>(null)
   const formRef = useRef<HTMLFormElement>(null)
-  /** The submission's id, kept while the same message is sent again (see `submissionIdFor`). */
-  const submission = useRef<{ content: string; id: string } | null>(null)
   const id = useId()
   const fieldId = (name: string) => `${id}-${name}`
   // A form shown again after a plain post keeps exactly what the visitor sent.
   const values = own?.values ?? initialValues
 
+  function formSession(): Promise<FormSession> {
+    session.current ??= loadRequests().then(({ FormSession }) => new FormSession(form, locale))
+    return session.current
+  }
+
   /** Asks once for a token of the visitor's own; the answer replaces the page's. */
-  function requestToken(): Promise<string | null> {
-    tokenRequest.current ??= loadRequests()
-      .then(({ fetchToken }) => fetchToken(form, locale))
+  function requestToken() {
+    formSession()
+      .then((started) => started.token())
+      .then((own) => own && setToken(own))
       // Not even the module came (offline): the page's token, or a new try when sending.
-      .catch(() => null)
-      .then((fetched) => {
-        if (fetched) setToken(fetched)
-        return fetched
+      .catch(() => {
+        session.current = null
       })
-    return tokenRequest.current
   }
 
   function focusFirstError(found: FieldErrors) {
@@ -82,7 +103,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
 
   async function handleSubmit(event: SyntheticEvent<HTMLFormElement, SubmitEvent>) {
     event.preventDefault()
-    if (status === 'sending') return
+    if (status === 'sending' || status === 'verifying') return
     // The message's fields; the token is chosen below and is not part of the message.
     const data = Object.fromEntries(
       [...new FormData(event.currentTarget)].filter(([name]) => name !== TOKEN_FIELD),
@@ -99,33 +120,8 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
     setErrors({})
     setStatus('sending')
     try {
-      const { newSubmissionId, sendContact } = await loadRequests()
-      // A POST: the site's client never repeats it by itself. When the visitor sends the same
-      // message again (after an error whose request Redis may have stored all the same), the
-      // same id makes it the same lead, not a second one.
-      const content = JSON.stringify(data)
-      if (submission.current?.content !== content) {
-        submission.current = { content, id: newSubmissionId() }
-      }
-      // The visitor's own token (asked for when they started on the form), else the page's.
-      // Neither: one is asked for now, and the visitor is asked to try again (a token made
-      // this instant is too young to be a person's, README, Spam defence).
-      const postToken = (await requestToken()) ?? token
-      if (!postToken) {
-        tokenRequest.current = null
-        void requestToken()
-        setStatus('error')
-        return
-      }
-      const answer = await sendContact({
-        ...data,
-        [TOKEN_FIELD]: postToken,
-        id: submission.current.id,
-      })
+      const answer = await (await formSession()).send(data, token, () => setStatus('verifying'))
       if (answer.status === 'accepted') {
-        submission.current = null
-        // A token is good for one message: the next one asks for a new token.
-        tokenRequest.current = null
         formRef.current?.reset()
         setStatus('success')
       } else if (answer.status === 'invalid') {
@@ -135,11 +131,9 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       } else if (answer.status === 'rateLimited') {
         setRetryAfterSeconds(answer.retryAfterSeconds)
         setStatus('rateLimited')
-      } else if (answer.status === 'foreign') {
-        setStatus('foreign')
+      } else if (answer.status === 'foreign' || answer.status === 'proofFailed') {
+        setStatus(answer.status)
       } else if (answer.status === 'expired') {
-        // The new token is good at once: the visitor only has to send again.
-        tokenRequest.current = Promise.resolve(answer.token)
         setToken(answer.token)
         setStatus('expired')
       } else {
@@ -152,6 +146,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
 
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
   const hasErrors = Object.keys(errors).length > 0
+  const isBusy = status === 'sending' || status === 'verifying'
 
   return (
     <form
@@ -161,10 +156,10 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       method="post"
       noValidate
       onSubmit={(event) => void handleSubmit(event)}
-      aria-busy={status === 'sending'}
+      aria-busy={isBusy}
       onFocus={() => {
         void loadSchema()
-        void requestToken()
+        requestToken()
       }}
     >
       <input type="hidden" name="locale" value={locale} />
@@ -172,14 +167,14 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       <input type="hidden" name={TOKEN_FIELD} value={token} />
       <div className="form-status" role="status">
         {status === 'success' ? <p className="form-success">{t('form.status.success')}</p> : null}
+        {status === 'verifying' ? <p>{t('form.status.verifying')}</p> : null}
         {hasErrors ? <p className="form-problem">{t('form.errorSummary')}</p> : null}
       </div>
       <div className="form-status" role="alert">
-        {status === 'error' ? <p className="form-problem">{t('form.status.error')}</p> : null}
-        {status === 'foreign' ? <p className="form-problem">{t('form.status.foreign')}</p> : null}
-        {status === 'expired' ? <p className="form-problem">{t('form.status.expired')}</p> : null}
-        {status === 'rateLimited' ? (
-          <p className="form-problem">{t('form.status.rateLimited', { count: minutes })}</p>
+        {isProblem(status) ? (
+          <p className="form-problem">
+            {t(`form.status.${status}`, { count: minutes, email: COMPANY.email })}
+          </p>
         ) : null}
       </div>
       <div className="form-grid">
@@ -211,8 +206,8 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
           render={(content) => <LocalizedLink to="/privacy-policy">{content}</LocalizedLink>}
         />
       </p>
-      <button type="submit" className="button button-primary" disabled={status === 'sending'}>
-        {status === 'sending' ? t('form.sending') : t('form.submit')}
+      <button type="submit" className="button button-primary" disabled={isBusy}>
+        {isBusy ? t('form.sending') : t('form.submit')}
       </button>
     </form>
   )

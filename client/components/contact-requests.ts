@@ -1,17 +1,18 @@
-import type { ContactFormId } from '#shared/contact-fields.ts'
+import { PROOF_FIELD, TOKEN_FIELD, type ContactFormId } from '#shared/contact-fields.ts'
 import type { ContactApiAnswer } from '#shared/contact-schema.ts'
+import type { ProofChallenge } from '#shared/proof-of-work.ts'
 import { http } from '../runtime/http-client.ts'
 
 /**
  * The contact form's requests, loaded when a visitor starts on a form (not with the page):
- * its token and the message itself.
+ * its token (with the proof of work's challenge), the proof of work, and the message itself.
  */
 
 /**
  * A version 4 UUID. `crypto.randomUUID` exists only in secure contexts (HTTPS, localhost);
  * `getRandomValues` everywhere.
  */
-export function newSubmissionId(): string {
+function newSubmissionId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
   const bytes = crypto.getRandomValues(new Uint8Array(16))
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
@@ -20,13 +21,56 @@ export function newSubmissionId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
+/** A token of the visitor's own and the proof-of-work challenge its message must solve. */
+type TokenGrant = { token: string; challenge: ProofChallenge }
+
 /** A token of this visitor's own for the form (README, Spam defence); null if none came. */
-export async function fetchToken(form: ContactFormId, locale: string): Promise<string | null> {
+async function fetchToken(form: ContactFormId, locale: string): Promise<TokenGrant | null> {
   try {
-    const answer: { token: string } = await http('/api/contact/token', { query: { form, locale } })
-    return answer.token
+    return await http<TokenGrant>('/api/contact/token', { query: { form, locale } })
   } catch {
     return null
+  }
+}
+
+/**
+ * A token's proof of work (README, Spam defence), solved in the background from the moment
+ * the token came: the solver loads then and starts at once.
+ */
+class BackgroundProof {
+  readonly grant: TokenGrant
+  #payload!: Promise<string>
+  #settled = false
+  #failed = false
+
+  constructor(grant: TokenGrant) {
+    this.grant = grant
+    this.#start()
+  }
+
+  #start() {
+    this.#settled = false
+    this.#failed = false
+    this.#payload = import('./proof-of-work.ts').then(({ solveProof }) =>
+      solveProof(this.grant.challenge),
+    )
+    this.#payload.then(
+      () => (this.#settled = true),
+      () => ((this.#settled = true), (this.#failed = true)),
+    )
+  }
+
+  /**
+   * The solution a post with `token` carries: none for another token (a page's token has no
+   * challenge), else this one, once solved; `onWait` hears when the visitor has to wait for
+   * it. A failed try is tried again on the same challenge (the token stays good for it).
+   * Rejects if this browser cannot solve it.
+   */
+  solutionFor(token: string, onWait: () => void): Promise<string | undefined> {
+    if (token !== this.grant.token) return Promise.resolve(undefined)
+    if (this.#failed) this.#start()
+    if (!this.#settled) onWait()
+    return this.#payload
   }
 }
 
@@ -34,11 +78,93 @@ export async function fetchToken(form: ContactFormId, locale: string): Promise<s
  * Posts the message; 4xx and 5xx answers arrive as errors carrying the server's JSON answer,
  * anything else (offline, a proxy's page) is an error to try again.
  */
-export async function sendContact(body: Record<string, unknown>): Promise<ContactApiAnswer> {
+async function sendContact(body: Record<string, unknown>): Promise<ContactApiAnswer> {
   return http<ContactApiAnswer>('/api/contact', { method: 'POST', body }).catch(
     (error: unknown): ContactApiAnswer => {
       const answer = (error as { data?: ContactApiAnswer }).data
       return answer?.status ? answer : { status: 'error' }
     },
   )
+}
+
+/** What sending came to: the server's answer, or a proof of work this browser could not do. */
+export type SendOutcome = ContactApiAnswer | { status: 'proofFailed' }
+
+/**
+ * One form's dealings with the server while a visitor is on it: their token (asked for once,
+ * when they start on the form), its proof of work, and the message's submission id.
+ */
+export class FormSession {
+  readonly #form: ContactFormId
+  readonly #locale: string
+  #tokenRequest: Promise<string | null> | null = null
+  #proof: BackgroundProof | null = null
+  /** The submission's id, kept while the same message is sent again. */
+  #submission: { content: string; id: string } | null = null
+
+  constructor(form: ContactFormId, locale: string) {
+    this.#form = form
+    this.#locale = locale
+  }
+
+  /** The visitor's own token, asked for once; its challenge is being solved when it comes. */
+  token(): Promise<string | null> {
+    this.#tokenRequest ??= fetchToken(this.#form, this.#locale).then((grant) => {
+      if (!grant) return null
+      this.#proof = new BackgroundProof(grant)
+      return grant.token
+    })
+    return this.#tokenRequest
+  }
+
+  /**
+   * Sends a checked message with the visitor's own token (else the page's, `pageToken`) and
+   * its solution, waiting for that if it is still being solved (`onWait` hears so).
+   */
+  async send(
+    data: Record<string, unknown>,
+    pageToken: string,
+    onWait: () => void,
+  ): Promise<SendOutcome> {
+    // A POST: the site's client never repeats it by itself. When the visitor sends the same
+    // message again (after an error whose request Redis may have stored all the same), the
+    // same id makes it the same lead, not a second one.
+    const content = JSON.stringify(data)
+    if (this.#submission?.content !== content) {
+      this.#submission = { content, id: newSubmissionId() }
+    }
+    // Neither token: one is asked for now, and the visitor is asked to try again (a token
+    // made this instant is too young to be a person's, README, Spam defence).
+    const token = (await this.token()) ?? pageToken
+    if (!token) {
+      this.#tokenRequest = null
+      void this.token()
+      return { status: 'error' }
+    }
+    let proof: string | undefined
+    try {
+      proof = await this.#proof?.solutionFor(token, onWait)
+    } catch {
+      // Not sent: a message without its solution would be taken for spam.
+      return { status: 'proofFailed' }
+    }
+    const answer = await sendContact({
+      ...data,
+      [TOKEN_FIELD]: token,
+      ...(proof ? { [PROOF_FIELD]: proof } : {}),
+      id: this.#submission.id,
+    })
+    if (answer.status === 'accepted') {
+      // A token and a solution are good for one message: the next one asks for new ones.
+      this.#submission = null
+      this.#tokenRequest = null
+      this.#proof = null
+    } else if (answer.status === 'expired') {
+      // The new token is good at once: the visitor only has to send again, and its challenge
+      // is solved while they read why.
+      this.#tokenRequest = Promise.resolve(answer.token)
+      this.#proof = new BackgroundProof({ token: answer.token, challenge: answer.challenge })
+    }
+    return answer
+  }
 }

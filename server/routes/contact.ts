@@ -7,6 +7,7 @@ import {
   CONTACT_FORM_IDS,
   contactFormPath,
   HONEYPOT_FIELD,
+  PROOF_FIELD,
   TOKEN_FIELD,
   isContactFormId,
   type ContactFormState,
@@ -18,6 +19,7 @@ import {
   type ContactApiAnswer,
 } from '#shared/contact-schema.ts'
 import { isLocale, LOCALES, type Locale } from '#shared/locales.ts'
+import { ProofChallengeSchema } from '#shared/proof-of-work.ts'
 import { serveFormPage } from '../render/serve-page.ts'
 import type { TokenClaims } from '../services/form-token.ts'
 import { postOrigin } from '../services/post-origin.ts'
@@ -50,6 +52,8 @@ declare module 'fastify' {
     contactPost: Post | null
     /** The post's valid token, once the spam defence has checked it. */
     contactToken: TokenClaims | null
+    /** The claim of the post's proof-of-work solution (a script's post), once checked. */
+    contactProof: { key: string; ttlMs: number } | null
   }
 }
 
@@ -109,7 +113,7 @@ async function answer(request: FastifyRequest, reply: FastifyReply, outcome: Con
   const posted = bodyOf(request)[TOKEN_FIELD]
   const token =
     outcome.status === 'expired'
-      ? outcome.token
+      ? request.server.formTokens.matured('page', form, locale)
       : typeof posted === 'string' && posted !== ''
         ? posted
         : request.server.formTokens.issue('page', form, locale)
@@ -133,6 +137,12 @@ const TOKEN_REASONS = {
   missing: 'tokenMissing',
   forged: 'tokenForged',
   tooYoung: 'tooFast',
+} as const satisfies Record<string, RejectionReason>
+
+/** Which rejection a proof of work's verdict is. */
+const PROOF_REASONS = {
+  missing: 'proofMissing',
+  invalid: 'proofInvalid',
 } as const satisfies Record<string, RejectionReason>
 
 /**
@@ -163,6 +173,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.decorateRequest('contactPost', null)
   app.decorateRequest('contactToken', null)
+  app.decorateRequest('contactProof', null)
   app.addHook('preValidation', async (request) => {
     request.contactPost = readPost(bodyOf(request))
   })
@@ -192,19 +203,23 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   )
 
   // The form's script asks for its token when a visitor starts on the form (README, Spam
-  // defence): pages stay cacheable, and each visitor gets a token of their own.
+  // defence): pages stay cacheable, and each visitor gets a token of their own, with the
+  // proof-of-work challenge its post must carry the solution of.
   app.get(
     '/api/contact/token',
     {
       schema: {
         querystring: TokenQuerySchema,
-        response: { 200: z.object({ token: z.string() }) },
+        response: { 200: z.object({ token: z.string(), challenge: ProofChallengeSchema }) },
       },
     },
     async (request, reply) => {
       const { form, locale } = request.query
       reply.header('Cache-Control', 'no-store')
-      return { token: app.formTokens.issue('script', form, locale) }
+      return {
+        token: app.formTokens.issue('script', form, locale),
+        challenge: await app.proofs.challenge(),
+      }
     },
   )
 
@@ -250,7 +265,8 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
           request.log.info({ outcome: 'expired' }, 'contact submission')
           return answer(request, reply, {
             status: 'expired',
-            token: app.formTokens.matured(form, locale),
+            token: app.formTokens.matured('script', form, locale),
+            challenge: await app.proofs.challenge(),
           })
         }
         if (check.verdict !== 'valid') {
@@ -261,6 +277,18 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         // script reading the page does not).
         if (check.claims.kind === 'page' && origin !== 'same-origin') {
           return dropAsSpam(request, reply, 'noBrowser')
+        }
+        // A script's token came with a challenge: its post carries the solution, found in the
+        // visitor's browser while they typed. (A kept page's form has no script to solve one.)
+        if (check.claims.kind === 'script') {
+          const proof = await app.proofs.check(body[PROOF_FIELD])
+          if (proof.verdict !== 'valid') {
+            return dropAsSpam(request, reply, PROOF_REASONS[proof.verdict])
+          }
+          request.contactProof = {
+            key: proof.claimKey,
+            ttlMs: Math.max(1000, proof.expiresAt - Date.now()),
+          }
         }
         request.contactToken = check.claims
       },
@@ -279,6 +307,11 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       if ((await app.formTokens.claims.claim(claim.key, claim.value, ttl)) !== null) {
         return dropAsSpam(request, reply, 'replay')
       }
+      // So is a proof-of-work solution: one solve, one message, whatever token comes with it.
+      const proof = request.contactProof
+      if (proof && (await app.formTokens.claims.claim(proof.key, claim.value, proof.ttlMs))) {
+        return dropAsSpam(request, reply, 'replay')
+      }
       // Signs of spam in the content mark a message; they never drop what a person wrote. The
       // same text as another submission's within a day is one of them.
       const text = {
@@ -295,6 +328,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         // Not stored: the visitor may send the same message again with the same token.
         await app.formTokens.claims.release(claim.key, claim.value)
         await app.formTokens.claims.release(text.key, text.value)
+        if (proof) await app.formTokens.claims.release(proof.key, claim.value)
         app.contact.count('error')
         request.log.error({ err: error, outcome: 'error' }, 'contact message could not be stored')
         return answer(request, reply, { status: 'error' })

@@ -116,12 +116,22 @@ export class FormTokens {
     return issueToken(this.#secret, { kind, form, locale, issuedAt })
   }
 
-  matured(form: ContactFormId, locale: Locale): string {
-    return this.issue('script', form, locale, Date.now() - this.limits.minAgeMs)
+  /**
+   * A token good at once, for a form shown again (an expired token's): `script` for the
+   * form's script (which gets a new challenge with it), `page` for a page rendered for a post
+   * without JavaScript.
+   */
+  matured(kind: TokenKind, form: ContactFormId, locale: Locale): string {
+    return this.issue(kind, form, locale, Date.now() - this.limits.minAgeMs)
   }
 
   check(token: unknown, expected: { form: ContactFormId; locale: Locale }): TokenCheck {
     return checkToken(this.#secret, token, expected, this.limits)
+  }
+
+  /** The claim of a message's text (`repeated`, README, Spam defence): a keyed checksum. */
+  textKey(text: string): string {
+    return `text:${createHmac('sha256', this.#secret).update(text).digest('base64url')}`
   }
 
   /**
@@ -129,11 +139,6 @@ export class FormTokens {
    * one visitor's, so the token itself; a page's token is shared by everyone who saw that
    * page, so the token with the message (the same plain post sent twice is one lead).
    */
-  /** The claim of a message's text (`repeated`, README, Spam defence): a keyed checksum. */
-  textKey(text: string): string {
-    return `text:${createHmac('sha256', this.#secret).update(text).digest('base64url')}`
-  }
-
   claimKey(claims: TokenClaims, message: unknown): string {
     if (claims.kind === 'script') return `token:${claims.nonce}`
     const digest = createHmac('sha256', this.#secret)

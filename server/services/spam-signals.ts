@@ -10,7 +10,10 @@ import type { ContactMessage } from '#shared/contact-schema.ts'
  * - `tooFast`: sent sooner after the token was issued than a person can fill in a form;
  * - `noBrowser`: a kept page's token (the form without JavaScript) posted without the
  *   browser's word that it comes from this site (`Sec-Fetch-Site`, else `Origin`);
- * - `replay`: a token used again for another message, or the same plain post sent twice;
+ * - `proofMissing`, `proofInvalid`: a script's token without the proof of work's solution, or
+ *   with one that is wrong, changed, expired or not for a challenge of this site's;
+ * - `replay`: a token or a solution used again for another message, or the same plain post
+ *   sent twice;
  * - `tokenExpired`: a form left open longer than `CONTACT_TOKEN_MAX_AGE` (not spam: the visitor
  *   is told and can send again; counted to see how often it happens).
  * All but `foreign` and `tokenExpired` are answered like a success, so a bot learns nothing.
@@ -22,6 +25,8 @@ export const REJECTION_REASONS = [
   'tokenForged',
   'tooFast',
   'noBrowser',
+  'proofMissing',
+  'proofInvalid',
   'replay',
   'tokenExpired',
 ] as const

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { PERSON_PAUSE_MS } from '#tests/helpers/form-token.ts'
+import { sampleIn } from '#tests/helpers/metrics.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
@@ -252,12 +253,25 @@ test('a post from another site comes back as this site’s form, saying why, wit
   problems.length = 0
 })
 
+/** The spam defence's rejections of one reason so far, as the server counts them. */
+async function rejected(page: Page, reason: string): Promise<number> {
+  const metrics = await (await page.request.get('/metrics')).text()
+  return sampleIn(metrics, `contact_rejected_total{reason="${reason}"}`) ?? 0
+}
+
+/** When the server issued a token (`1.<kind>.<issued, base 36 ms>.…`, README, Spam defence). */
+const issuedAt = (token: string) => parseInt(token.split('.')[2] ?? '', 36)
+
 test('a bot filling the form in a headless Chromium gets the success message; nothing is stored', async ({
   page,
 }) => {
   await page.goto('/contact')
   await waitForHydration(page)
   const message = `Cheap backlinks for your website, order today (${Date.now()}).`
+  const before = await rejected(page, 'tooFast')
+  const posted = page.waitForRequest(
+    (request) => request.url().endsWith('/api/contact') && request.method() === 'POST',
+  )
   const started = Date.now()
   // As a script drives a browser: every field set at once, then the form sent.
   await page.evaluate(
@@ -281,10 +295,54 @@ test('a bot filling the form in a headless Chromium gets the success message; no
     },
     { message },
   )
+  const post = await posted
   const form = page.locator('form.contact-form')
   await expect(form.getByRole('status')).toHaveText(SUCCESS.en)
+  // The server's verdict on that post, whatever the machine's load made of the bot's speed:
+  // its token was younger than a person can fill in a form, so it was dropped as too fast.
+  const { token } = post.postDataJSON() as { token: string }
+  const age = Date.now() - issuedAt(token)
   console.log(
-    `a bot: filled in and sent in ${Date.now() - started} ms, answered like a person, not stored`,
+    `a bot: filled in and sent in ${Date.now() - started} ms (its token ${age} ms old when answered), answered like a person, not stored`,
   )
+  expect(await rejected(page, 'tooFast')).toBe(before + 1)
   expect(stored(message)).toBe(false)
+})
+
+test('the proof of work is solved in this site’s workers while a person types (measured)', async ({
+  page,
+}) => {
+  const workers: string[] = []
+  page.on('worker', (worker) => workers.push(worker.url()))
+  await page.goto('/contact')
+  await waitForHydration(page)
+  const form = page.locator('form.contact-form')
+  const message = `Our warehouse software needs a new home (${Date.now()}).`
+  const granted = page.waitForResponse((response) => response.url().includes('/api/contact/token'))
+  const name = form.getByLabel(label('en', 'name'))
+  await name.click()
+  await granted
+  const typing = Date.now()
+  await name.pressSequentially('Ada Lovelace', { delay: 40 })
+  await form.getByLabel(label('en', 'email')).pressSequentially('ada@example.com', { delay: 40 })
+  await form.getByLabel(label('en', 'service')).selectOption('other')
+  await form.getByLabel(label('en', 'subject')).pressSequentially('Warehouse', { delay: 40 })
+  await form.getByLabel(label('en', 'message')).fill(message)
+  await personPause(page)
+  const typed = Date.now() - typing
+  const posted = page.waitForRequest(
+    (request) => request.url().endsWith('/api/contact') && request.method() === 'POST',
+  )
+  await form.getByRole('button', { name: label('en', 'submit') }).click()
+  const { proof } = (await posted).postDataJSON() as { proof: string }
+  await expect(form.getByRole('status')).toHaveText(SUCCESS.en)
+  expect(stored(message)).toBe(true)
+  const { solution } = JSON.parse(atob(proof)) as { solution: { counter: number; time: number } }
+  // Workers of this site, from its own files: never a blob, never another origin.
+  const origin = new URL(test.info().project.use.baseURL ?? '').origin
+  expect(workers.length).toBeGreaterThan(0)
+  for (const url of workers) expect(url.startsWith(`${origin}/assets/`)).toBe(true)
+  console.log(
+    `proof of work: solved in ${Math.round(solution.time)} ms by ${workers.length} workers (counter ${solution.counter}) while typing took ${typed} ms`,
+  )
 })

@@ -1,7 +1,11 @@
+import { solveChallenge } from 'altcha-lib'
+import { deriveKey } from 'altcha-lib/algorithms/pbkdf2'
 import { loadConfig } from '#server/config.ts'
 import { issueToken } from '#server/services/form-token.ts'
-import { isContactFormId } from '#shared/contact-fields.ts'
+import { ProofOfWork } from '#server/services/proof-of-work.ts'
+import { isContactFormId, PROOF_FIELD, TOKEN_FIELD } from '#shared/contact-fields.ts'
 import { isLocale } from '#shared/locales.ts'
+import { encodeProof, type ProofChallenge } from '#shared/proof-of-work.ts'
 
 /**
  * Form tokens for tests that post as a person's browser would (README, Spam defence). The
@@ -32,17 +36,46 @@ export function personToken(form: string, locale: string, secret = TEST_TOKEN_SE
 }
 
 /**
- * A body (JSON object or urlencoded string) with the token of the form and language it names,
- * as the route reads them (the contact page's form in English when it names none).
+ * A solved proof of work, as the form's script posts it (README, Spam defence): a challenge
+ * signed with the test key whose counter is 0, so solving it is one key derivation. The
+ * server checks it exactly as a browser's.
  */
-export function withToken<Body extends object | string>(body: Body, secret?: string): Body {
+export async function personProof(secret = TEST_TOKEN_SECRET): Promise<string> {
+  const proofs = new ProofOfWork(Buffer.from(secret), loadConfig({}).CONTACT_TOKEN_MAX_AGE, {
+    min: 0,
+    max: 0,
+  })
+  const challenge = await proofs.challenge()
+  const solution = await solveChallenge({ challenge, deriveKey })
+  if (!solution) throw new Error('the test challenge has no solution')
+  return encodeProof(challenge, solution)
+}
+
+/** A challenge the server gave, solved as the form's script solves it (one thread here). */
+export async function solveProof(challenge: ProofChallenge): Promise<string> {
+  const solution = await solveChallenge({ challenge, deriveKey })
+  if (!solution) throw new Error('the challenge has no solution')
+  return encodeProof(challenge, solution)
+}
+
+/**
+ * A body (JSON object or urlencoded string) with the token of the form and language it names,
+ * as the route reads them (the contact page's form in English when it names none), and a
+ * solved proof of work.
+ */
+export async function withToken<Body extends object | string>(
+  body: Body,
+  secret?: string,
+): Promise<Body> {
+  const proof = await personProof(secret)
   if (typeof body === 'string') {
     const fields = new URLSearchParams(body)
-    fields.set('token', tokenFor(Object.fromEntries(fields), secret))
+    fields.set(TOKEN_FIELD, tokenFor(Object.fromEntries(fields), secret))
+    fields.set(PROOF_FIELD, proof)
     return fields.toString() as Body
   }
   const fields = body as Record<string, unknown>
-  return { ...fields, token: tokenFor(fields, secret) } as Body
+  return { ...fields, [TOKEN_FIELD]: tokenFor(fields, secret), [PROOF_FIELD]: proof } as Body
 }
 
 function tokenFor(body: Record<string, unknown>, secret?: string): string {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { personToken, withToken } from '#tests/helpers/form-token.ts'
+import { personProof, personToken, withToken } from '#tests/helpers/form-token.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import { NGINX, startCluster } from './cluster.ts'
@@ -22,7 +22,9 @@ async function submit(base: string, id: string, index: number): Promise<Answer> 
     const response = await fetch(`${base}/api/contact`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(withToken({ ...MESSAGE, id, message: `${MESSAGE.message} #${index}` })),
+      body: JSON.stringify(
+        await withToken({ ...MESSAGE, id, message: `${MESSAGE.message} #${index}` }),
+      ),
       // Only against a hang: an answer comes in milliseconds on an idle machine, but a busy
       // one (CI's two cores shared with other jobs) must not turn a slow answer into none.
       signal: AbortSignal.timeout(30_000),
@@ -202,26 +204,37 @@ describe.skipIf(missing.length > 0)('three replicas behind a balancer, one Redis
     await cluster.start(2)
   })
 
-  it('a form token used on one replica is refused as a replay on another', async () => {
+  it('a form token or a solution used on one replica is refused as a replay on another', async () => {
     smtp.received.length = 0
     const token = personToken('contact', MESSAGE.locale)
-    const send = (index: number, message: string) =>
+    const proof = await personProof()
+    const send = (index: number, message: string, sent: { token: string; proof: string }) =>
       fetch(`${cluster.instanceUrl(index)}/api/contact`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ ...MESSAGE, id: crypto.randomUUID(), message, token }),
+        body: JSON.stringify({ ...MESSAGE, id: crypto.randomUUID(), message, ...sent }),
         signal: AbortSignal.timeout(30_000),
       })
     const first = `${MESSAGE.message} First use of the token.`
     const replayed = `${MESSAGE.message} The same token again, on another replica.`
-    expect((await send(0, first)).status).toBe(202)
+    const resolved = `${MESSAGE.message} The same solution with a new token, on a third.`
+    expect((await send(0, first, { token, proof })).status).toBe(202)
     // Answered like a success (a bot learns nothing), and counted by the replica that refused.
-    expect((await send(1, replayed)).status).toBe(202)
-    const metrics = await (await fetch(`${cluster.instanceUrl(1)}/metrics`)).text()
-    expect(metrics).toContain('contact_rejected_total{reason="replay"} 1')
+    expect((await send(1, replayed, { token, proof: await personProof() })).status).toBe(202)
+    const refusedBy = async (index: number) =>
+      (await (await fetch(`${cluster.instanceUrl(index)}/metrics`)).text()).includes(
+        'contact_rejected_total{reason="replay"} 1',
+      )
+    expect(await refusedBy(1)).toBe(true)
+    const newToken = personToken('contact', MESSAGE.locale)
+    expect((await send(2, resolved, { token: newToken, proof })).status).toBe(202)
+    expect(await refusedBy(2)).toBe(true)
     await until(() => smtp.received.some(({ mail }) => mail.text?.includes(first)), 60_000)
     await new Promise((resolve) => setTimeout(resolve, 1_000))
-    expect(smtp.received.filter(({ mail }) => mail.text?.includes(replayed))).toEqual([])
+    const leaked = smtp.received.filter(
+      ({ mail }) => mail.text?.includes(replayed) || mail.text?.includes(resolved),
+    )
+    expect(leaked).toEqual([])
   })
 
   it('the contact rate limit holds across the replicas', async () => {

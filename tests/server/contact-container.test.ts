@@ -53,7 +53,7 @@ describe.skipIf(!hasEngine)('delivery to a containerised mail catcher', () => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: withToken({
+      payload: await withToken({
         name: 'Grete Müller',
         email: 'grete@example.de',
         service: 'security',

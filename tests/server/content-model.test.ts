@@ -180,7 +180,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: withToken({ ...rest, form: 'contact' }),
+      payload: await withToken({ ...rest, form: 'contact' }),
     })
     expect(response.statusCode, serverErrors(app)).toBe(field.isRequired ? 400 : 202)
     if (field.isRequired) {
@@ -196,7 +196,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
       method: 'POST',
       url: '/api/contact',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: withToken(post.toString()),
+      payload: await withToken(post.toString()),
     })
     expect(response.statusCode, serverErrors(app)).toBe(400)
     const kept =
@@ -210,7 +210,7 @@ describe.each(CONTACT_FIELDS)('contact field $name', (field) => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: withToken({ ...VALID, form: 'contact', locale: 'de' }),
+      payload: await withToken({ ...VALID, form: 'contact', locale: 'de' }),
     })
     expect(response.statusCode, serverErrors(app)).toBe(202)
     const { id } = response.json<{ id: string }>()

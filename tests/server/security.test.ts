@@ -220,7 +220,7 @@ describe('metrics and logs', () => {
     await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: withToken({
+      payload: await withToken({
         name: 'Jan Kowalski',
         email: 'jan.kowalski@example.pl',
         service: 'cloud',

@@ -49,8 +49,13 @@ describe.skipIf(!hasRedisServer())('rate limit shared through Redis (REDIS_URL)'
 
   it('two app instances share one budget per client IP', async () => {
     const [first, second] = apps as [FastifyInstance, FastifyInstance]
-    const send = (app: FastifyInstance, remoteAddress: string) =>
-      app.inject({ method: 'POST', url: '/api/contact', remoteAddress, payload: withToken(VALID) })
+    const send = async (app: FastifyInstance, remoteAddress: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        remoteAddress,
+        payload: await withToken(VALID),
+      })
     expect((await send(first, '192.0.2.40')).statusCode).toBe(202)
     expect((await send(second, '192.0.2.40')).statusCode).toBe(202)
     expect((await send(first, '192.0.2.40')).statusCode).toBe(202)

@@ -2,10 +2,18 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { issueToken } from '#server/services/form-token.ts'
 import { MAX_LINKS, suspectReasons, type SuspectReason } from '#server/services/spam-signals.ts'
+import { PROOF_COST } from '#server/services/proof-of-work.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
+import { PROOF_ALGORITHM, type ProofChallenge } from '#shared/proof-of-work.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
-import { personToken, TEST_TOKEN_SECRET, withToken } from '#tests/helpers/form-token.ts'
+import {
+  personProof,
+  personToken,
+  solveProof,
+  TEST_TOKEN_SECRET,
+  withToken,
+} from '#tests/helpers/form-token.ts'
 import { get, html, texts } from '#tests/helpers/locales.ts'
 import { sampleIn } from '#tests/helpers/metrics.ts'
 import { freePort } from '#tests/helpers/net.ts'
@@ -65,8 +73,8 @@ async function startApp() {
 }
 
 /** A post as a person's form sends it: with a token issued a while ago, unless `body` has one. */
-function post(body: Record<string, string>, headers: Record<string, string>, asForm = false) {
-  const signed = 'token' in body ? body : withToken(body)
+async function post(body: Record<string, string>, headers: Record<string, string>, asForm = false) {
+  const signed = 'token' in body ? body : await withToken(body)
   return fetch(`${origin}/api/contact`, {
     method: 'POST',
     redirect: 'manual',
@@ -167,12 +175,18 @@ describe('the form token', () => {
     await startApp()
     const response = await post({ ...VALID, token: issued(7 * 3_600_000) }, {})
     expect(response.status).toBe(409)
-    const answer = (await response.json()) as { status: string; token: string }
+    const answer = (await response.json()) as {
+      status: string
+      token: string
+      challenge: ProofChallenge
+    }
     expect(answer.status).toBe('expired')
     expect(await metric('contact_rejected_total{reason="tokenExpired"}')).toBe(1)
     await nothingDelivered()
-    // No wait: the new token is already as old as a person's.
-    expect((await post({ ...VALID, token: answer.token }, {})).status).toBe(202)
+    // No wait: the new token is already as old as a person's; its challenge is solved while
+    // the visitor reads the message.
+    const proof = await solveProof(answer.challenge)
+    expect((await post({ ...VALID, token: answer.token, proof }, {})).status).toBe(202)
     await eventually(() => smtp.received.length === 1)
   })
 
@@ -191,7 +205,8 @@ describe('the form token', () => {
     expect(page).toContain(VALID.message)
     const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? ''
     expect(token).not.toBe(form.token)
-    const again = await post({ ...form, token }, {}, true)
+    // A page's token, as the form without JavaScript has: sent again from the browser.
+    const again = await post({ ...form, token }, { 'sec-fetch-site': 'same-origin' }, true)
     expect(again.status).toBe(303)
     await eventually(() => smtp.received.length === 1)
   })
@@ -199,7 +214,7 @@ describe('the form token', () => {
   it('is good for one message: another post with it is dropped, the same submission again is not', async () => {
     await startApp()
     const token = personToken('contact', 'en')
-    const first = { ...VALID, token, id: crypto.randomUUID() }
+    const first = { ...VALID, token, proof: await personProof(), id: crypto.randomUUID() }
     expect((await post(first, {})).status).toBe(202)
     await eventually(() => smtp.received.length === 1)
     // Another message with the same token: a replay.
@@ -244,10 +259,101 @@ describe('the form token', () => {
     const response = await fetch(`${origin}/api/contact/token?form=home&locale=pl`)
     expect(response.status).toBe(200)
     expect(response.headers.get('cache-control')).toBe('no-store')
-    const { token } = (await response.json()) as { token: string }
+    const { token, challenge } = (await response.json()) as {
+      token: string
+      challenge: ProofChallenge
+    }
     expect(token).toMatch(/^1\.s\.[0-9a-z]+\.home\.pl\./)
+    expect(challenge.parameters).toMatchObject({ algorithm: PROOF_ALGORITHM, cost: PROOF_COST })
     expect((await fetch(`${origin}/api/contact/token?form=sales&locale=pl`)).status).toBe(400)
     expect((await fetch(`${origin}/api/contact/token?form=home`)).status).toBe(400)
+  })
+})
+
+/** The challenge and solution of a payload, to change one thing in them. */
+function decoded(payload: string): {
+  challenge: ProofChallenge
+  solution: Record<string, unknown>
+} {
+  return JSON.parse(atob(payload)) as never
+}
+
+const encoded = (value: unknown) => btoa(JSON.stringify(value))
+
+describe('the proof of work', () => {
+  it('solved from the challenge that came with the token: the message is delivered', async () => {
+    await startApp()
+    const grant = (await (
+      await fetch(`${origin}/api/contact/token?form=contact&locale=en`)
+    ).json()) as { token: string; challenge: ProofChallenge }
+    const proof = await solveProof(grant.challenge)
+    // The token's minimum age, as a person's typing takes.
+    const token = personToken('contact', 'en')
+    expect((await post({ ...VALID, token, proof }, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    expect(await metric('contact_rejected_total{reason="proofMissing"}')).toBe(0)
+    expect(await metric('contact_rejected_total{reason="proofInvalid"}')).toBe(0)
+  })
+
+  it.each([
+    ['no solution with a script’s token', async () => '', 'proofMissing'],
+    ['a payload that is not one', async () => 'bm90IGEgcHJvb2Y=', 'proofInvalid'],
+    [
+      'a wrong key',
+      async () => {
+        const { challenge, solution } = decoded(await personProof())
+        return encoded({ challenge, solution: { ...solution, derivedKey: '00'.repeat(32) } })
+      },
+      'proofInvalid',
+    ],
+    [
+      'a challenge made easier after it was signed',
+      async () => {
+        const { challenge, solution } = decoded(await personProof())
+        const parameters = { ...challenge.parameters, cost: 1 }
+        return encoded({ challenge: { ...challenge, parameters }, solution })
+      },
+      'proofInvalid',
+    ],
+    [
+      'a challenge of another site (another key)',
+      async () => personProof('another-key-of-at-least-thirty-two-chars'),
+      'proofInvalid',
+    ],
+    [
+      'an expired challenge',
+      async () => {
+        const { challenge, solution } = decoded(await personProof())
+        const parameters = { ...challenge.parameters, expiresAt: 1 }
+        return encoded({ challenge: { ...challenge, parameters }, solution })
+      },
+      'proofInvalid',
+    ],
+  ])('%s: answered like a success, dropped and counted', async (_case, proof, reason) => {
+    await startApp()
+    const token = personToken('contact', 'en')
+    const response = await post({ ...VALID, token, proof: await proof() }, {})
+    expect(response.status).toBe(202)
+    expect(await response.json()).toMatchObject({ status: 'accepted' })
+    expect(await metric(`contact_rejected_total{reason="${reason}"}`)).toBe(1)
+    await nothingDelivered()
+  })
+
+  it('a solution counts for one message: sent again with another token, it is a replay', async () => {
+    await startApp()
+    const proof = await personProof()
+    const first = { ...VALID, token: personToken('contact', 'en'), proof }
+    expect((await post(first, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    const second = {
+      ...first,
+      token: personToken('contact', 'en'),
+      message: `${VALID.message} Again.`,
+    }
+    expect((await post(second, {})).status).toBe(202)
+    expect(await metric('contact_rejected_total{reason="replay"}')).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.received).toHaveLength(1)
   })
 })
 

@@ -42,14 +42,18 @@ async function freshApp(env: Record<string, string> = {}) {
 }
 
 /** A post as a person's form sends it, with its token (the spam defence is contact-spam's). */
-function post(body: unknown, headers: Record<string, string> = {}, remoteAddress = '203.0.113.7') {
+async function post(
+  body: unknown,
+  headers: Record<string, string> = {},
+  remoteAddress = '203.0.113.7',
+) {
   const isString = typeof body === 'string'
   const type = headers['content-type'] ?? (isString ? FORM_TYPE : 'application/json')
   const signed =
     typeof body === 'object' && body !== null
-      ? withToken(body)
+      ? await withToken(body)
       : type === FORM_TYPE
-        ? withToken(String(body))
+        ? await withToken(String(body))
         : body
   return app.inject({
     method: 'POST',

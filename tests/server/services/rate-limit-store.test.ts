@@ -26,12 +26,12 @@ describe('per-IP rate-limit counters without Redis', { timeout: 30_000 }, () => 
   it('forget the contact form sender’s address when the window ends', async () => {
     const limited = await buildTestApp({ CONTACT_RATE_MAX: '1', CONTACT_RATE_WINDOW: '1 second' })
     app = limited
-    const post = () =>
+    const post = async () =>
       limited.inject({
         method: 'POST',
         url: '/api/contact',
         remoteAddress: ADDRESS,
-        payload: withToken({ email: 'not an address' }),
+        payload: await withToken({ email: 'not an address' }),
       })
     expect((await post()).statusCode).toBe(400)
     expect((await post()).statusCode).toBe(429)

@@ -82,12 +82,12 @@ describe.skipIf(!hasRedisServer())('deleted messages on Redis’s disk', { timeo
     return app
   }
 
-  const post = (app: FastifyInstance, payload: object) =>
+  const post = async (app: FastifyInstance, payload: object) =>
     app.inject({
       method: 'POST',
       url: '/api/contact',
       remoteAddress: CLIENT_IP,
-      payload: withToken(payload),
+      payload: await withToken(payload),
     })
 
   it('leave it within REDIS_AOF_REWRITE_INTERVAL: delivered, erased, rate-limit key expired', async () => {

@@ -93,8 +93,8 @@ describe.skipIf(!hasRedisServer())(
       return app
     }
 
-    const post = (app: FastifyInstance, payload: object) =>
-      app.inject({ method: 'POST', url: '/api/contact', payload: withToken(payload) })
+    const post = async (app: FastifyInstance, payload: object) =>
+      app.inject({ method: 'POST', url: '/api/contact', payload: await withToken(payload) })
 
     beforeAll(async () => {
       redis = await startRedis({ durable: true })

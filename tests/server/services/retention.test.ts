@@ -104,7 +104,7 @@ describe('retention in the outbox folder (one replica)', { timeout: 30_000 }, ()
     const dir = tempDir()
     const app = await site({ SMTP_URL: smtp.url, OUTBOX_DIR: dir })
     expect(
-      (await app.inject({ method: 'POST', url: '/api/contact', payload: withToken(ALICE) }))
+      (await app.inject({ method: 'POST', url: '/api/contact', payload: await withToken(ALICE) }))
         .statusCode,
     ).toBe(202)
     await eventually(() => smtp.received.length === 1)
@@ -125,7 +125,7 @@ describe('retention in the outbox folder (one replica)', { timeout: 30_000 }, ()
     const response = await app.inject({
       method: 'POST',
       url: '/api/contact',
-      payload: withToken(ALICE),
+      payload: await withToken(ALICE),
     })
     const { id } = response.json<{ id: string }>()
     await eventually(() => lines.some((line) => line.msg?.toString().includes('will retry')))
@@ -218,8 +218,8 @@ describe.skipIf(!hasRedisServer())('retention and erasure with Redis', { timeout
     }
   }
 
-  const post = (app: FastifyInstance, payload: object) =>
-    app.inject({ method: 'POST', url: '/api/contact', payload: withToken(payload) })
+  const post = async (app: FastifyInstance, payload: object) =>
+    app.inject({ method: 'POST', url: '/api/contact', payload: await withToken(payload) })
 
   it('a delivered message keeps only its id and timestamps in Redis', async () => {
     const app = await replica({ SMTP_URL: smtp.url })
