@@ -68,6 +68,9 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   // Development: pre-bundle every dependency the client reaches from its entry (pages
   // included) at start, so no late discovery reloads an open page.
   optimizeDeps: { entries: ['client/entry-client.tsx'] },
+  // The proof of work's worker (client/components/proof-of-work.ts) is a module worker, in the
+  // build as in development, where Vite serves workers as modules.
+  worker: { format: 'es' },
   build: isSsrBuild
     ? {
         outDir: 'dist/server',

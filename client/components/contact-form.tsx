@@ -206,7 +206,9 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
           render={(content) => <LocalizedLink to="/privacy-policy">{content}</LocalizedLink>}
         />
       </p>
-      <button type="submit" className="button button-primary" disabled={isBusy}>
+      {/* Not `disabled` while busy: a disabled button loses the keyboard focus; the submit
+          handler ignores a second press. */}
+      <button type="submit" className="button button-primary" aria-disabled={isBusy || undefined}>
         {isBusy ? t('form.sending') : t('form.submit')}
       </button>
     </form>

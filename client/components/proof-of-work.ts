@@ -19,7 +19,10 @@ function concurrency(): number {
 
 function createWorker(): Worker {
   const { pathname, search } = new URL(pbkdf2WorkerUrl, import.meta.url)
-  return new Worker(new URL(pathname + search, location.origin), { name: 'proof-of-work' })
+  return new Worker(new URL(pathname + search, location.origin), {
+    type: 'module',
+    name: 'proof-of-work',
+  })
 }
 
 /**
