@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { COMPANY } from '#shared/company.ts'
 import { PERSON_PAUSE_MS } from '#tests/helpers/form-token.ts'
 import { sampleIn } from '#tests/helpers/metrics.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
@@ -314,8 +315,15 @@ test('the proof of work is solved in this site’s workers while a person types 
 }) => {
   const workers: string[] = []
   page.on('worker', (worker) => workers.push(worker.url()))
+  const requested: string[] = []
+  page.on('request', (request) => requested.push(request.url()))
   await page.goto('/contact')
   await waitForHydration(page)
+  // Nothing of it in the page's first view: the solver loads when the visitor starts.
+  expect(requested.filter((url) => /proof-of-work|pbkdf2|\/api\/contact\/token/.test(url))).toEqual(
+    [],
+  )
+  expect(workers).toEqual([])
   const form = page.locator('form.contact-form')
   const message = `Our warehouse software needs a new home (${Date.now()}).`
   const granted = page.waitForResponse((response) => response.url().includes('/api/contact/token'))
@@ -345,4 +353,50 @@ test('the proof of work is solved in this site’s workers while a person types 
   console.log(
     `proof of work: solved in ${Math.round(solution.time)} ms by ${workers.length} workers (counter ${solution.counter}) while typing took ${typed} ms`,
   )
+})
+
+test('sent before the proof of work is done: the visitor is told to wait, then it is sent', async ({
+  page,
+}) => {
+  // A slow device, as seen from the page: the worker's file takes seconds to arrive.
+  await page.route('**/assets/pbkdf2-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, PERSON_PAUSE_MS + 2_000))
+    await route.continue()
+  })
+  await page.goto('/de/contact')
+  await waitForHydration(page)
+  const message = `Bitte melden Sie sich wegen unserer Lagerverwaltung (${Date.now()}).`
+  const form = await fill(page, 'de', true, message)
+  await personPause(page)
+  await form.getByRole('button', { name: label('de', 'submit') }).click()
+  await expect(form.getByRole('status')).toHaveText(
+    String(get(texts('de', 'common'), 'form.status.verifying')),
+  )
+  await expect(form.getByRole('status')).toHaveText(SUCCESS.de, { timeout: 30_000 })
+  expect(stored(message)).toBe(true)
+})
+
+test('a browser that cannot do the proof of work is told so, keeps the text, and can send again', async ({
+  page,
+}) => {
+  await page.route('**/assets/pbkdf2-*.js', (route) => route.abort())
+  await page.goto('/pl/contact')
+  await waitForHydration(page)
+  const message = `Prosimy o kontakt w sprawie systemu magazynowego (${Date.now()}).`
+  const form = await fill(page, 'pl', true, message)
+  await personPause(page)
+  const send = form.getByRole('button', { name: label('pl', 'submit') })
+  await send.click()
+  const failed = String(get(texts('pl', 'common'), 'form.status.proofFailed')).replace(
+    '{{email}}',
+    COMPANY.email,
+  )
+  await expect(form.getByRole('alert')).toHaveText(failed)
+  await expect(form.getByLabel(label('pl', 'message'))).toHaveValue(message)
+  expect(stored(message)).toBe(false)
+  // The worker can load again (a network hiccup): the same challenge is solved, and sent.
+  await page.unroute('**/assets/pbkdf2-*.js')
+  await send.click()
+  await expect(form.getByRole('status')).toHaveText(SUCCESS.pl)
+  expect(stored(message)).toBe(true)
 })
