@@ -93,9 +93,6 @@ export default defineConfig(({ command, isSsrBuild }) => ({
             codeSplitting: {
               groups: [
                 // What every page needs, in one file rather than a dozen of a few hundred
-                // bytes that each pay a request and a gzip header. zod, ofetch and the
-                // contact schema stay out: they load only when a visitor uses the form.
-                // What every page needs, in one file rather than a dozen of a few hundred
                 // bytes that each pay a request and a gzip header: the framework packages
                 // and the app shell (what hydration imports and the entry does not). zod,
                 // ofetch and the contact schema stay out: they load with the form.
