@@ -25,6 +25,7 @@ import { staticAssetsPlugin } from './plugins/static-assets.ts'
 import { Registry } from 'prom-client'
 import { contactDeliveryPlugin } from './plugins/contact-delivery.ts'
 import { PageCache } from './render/page-cache.ts'
+import { insightPlugin } from './plugins/insight.ts'
 import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { overloadPlugin } from './plugins/overload.ts'
 import { contactRoutes } from './routes/contact.ts'
@@ -260,6 +261,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     metricsPort: config.METRICS_PORT,
     host: config.HOST,
   })
+  // Page views and leads, counted from requests the site answers anyway (README, Insight).
+  await app.register(insightPlugin)
   // An overloaded process answers 503 with Retry-After instead of queueing without end.
   await app.register(overloadPlugin, {
     maxEventLoopDelayMs: config.MAX_EVENT_LOOP_DELAY_MS ?? (isDevelopment ? 0 : 1_000),

@@ -1,5 +1,5 @@
 import { LOCALES, localizePath, type Locale } from './locales.ts'
-import { page, type PageId } from './pages.ts'
+import { page, PAGES, type PageId, type ScreenPage } from './pages.ts'
 import { SERVICES, SUPPORT_TIERS, type ServiceSlug, type SupportTier } from './services.ts'
 
 /**
@@ -183,6 +183,36 @@ export const TOKEN_FIELD = 'token'
  */
 export const PROOF_FIELD = 'proof'
 
+/**
+ * The hidden field of the contact form a service page's call to action opened (its interest
+ * preselected, `?service=cloud`): that service page's id, so the lead counts under the page
+ * that brought it (README, Insight). The server takes only a service page's id from it.
+ */
+export const VIA_FIELD = 'via'
+
+/** A service page's id, as `VIA_FIELD` carries it. */
+export type ServicePageId = ScreenPage<'service'>['id']
+
+/** Is `value` a service page's id (the only thing `VIA_FIELD` may name)? */
+export function isServicePageId(value: unknown): value is ServicePageId {
+  return PAGES.some((entry) => entry.screen === 'service' && entry.id === value)
+}
+
+/**
+ * The service page whose call to action preselected `values`' interest on `form`, if any:
+ * only the contact page's form is opened that way.
+ */
+export function viaPage(
+  form: ContactFormId,
+  values: ContactFormState['values'],
+): ServicePageId | undefined {
+  if (form !== 'contact') return undefined
+  const slug = SERVICES.find((service) => service.interest === values.service)?.slug
+  return PAGES.find(
+    (entry): entry is ScreenPage<'service'> => entry.screen === 'service' && entry.service === slug,
+  )?.id
+}
+
 export const FIELD_ERROR_CODES = [
   'required',
   'tooShort',
@@ -208,6 +238,8 @@ export type ContactFormState = {
   /** The path of the form's page, where the answer was rendered (not the post's URL). */
   path: string
   values: Partial<Record<ContactFieldName, string>>
+  /** The service page that opened the form (`VIA_FIELD`), kept when the form is shown again. */
+  via?: ServicePageId
   errors: FieldErrors
   outcome?: 'error' | 'rateLimited' | 'foreign' | 'expired'
   retryAfterSeconds?: number

@@ -75,6 +75,7 @@ export const COOKIE_SECTION_TEXTS_WITH_CDN: Partial<
 export function objectionGrounds(facts: PolicyFacts) {
   return [
     'serverLogs',
+    'pageStatistics',
     'contactRateLimit',
     'spamProtection',
     'errorReportRateLimit',
@@ -152,8 +153,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: '54ab7ec9235f1034', de: '1335ccdb8ff37fbe', pl: 'eb9542e633fdba34' },
-        cdn: { en: '590280688655ad98', de: '7a6c720ea8d172e8', pl: '8578a42bb9e9d470' },
+        default: { en: '22078812c8e9e6df', de: 'b63b4d991782b503', pl: '6a9211925a47d80b' },
+        cdn: { en: '39e62344a7155c7e', de: 'a43c03b234e28eae', pl: '7d3a235e330337d7' },
       },
     },
   ],

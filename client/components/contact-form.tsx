@@ -6,6 +6,8 @@ import {
   formFields,
   HONEYPOT_FIELD,
   TOKEN_FIELD,
+  VIA_FIELD,
+  viaPage,
   type ContactField,
   type ContactFieldName,
   type ContactFormId,
@@ -79,6 +81,8 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const fieldId = (name: string) => `${id}-${name}`
   // A form shown again after a plain post keeps exactly what the visitor sent.
   const values = own?.values ?? initialValues
+  // The service page whose call to action opened the form: its leads count under it.
+  const via = own ? own.via : viaPage(form, initialValues)
 
   function formSession(): Promise<FormSession> {
     session.current ??= loadRequests().then(({ FormSession }) => new FormSession(form, locale))
@@ -165,6 +169,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       <input type="hidden" name="locale" value={locale} />
       <input type="hidden" name="form" value={form} />
       <input type="hidden" name={TOKEN_FIELD} value={token} />
+      {via ? <input type="hidden" name={VIA_FIELD} value={via} /> : null}
       <div className="form-status" role="status">
         {status === 'success' ? <p className="form-success">{t('form.status.success')}</p> : null}
         {status === 'verifying' ? <p>{t('form.status.verifying')}</p> : null}

@@ -64,13 +64,17 @@ export function pinned(core: number, command: string, args: string[]): [string, 
 
 export async function runWrk(
   url: string,
-  options: { connections: number; seconds: number },
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
 ): Promise<WrkResult> {
   const [command, args] = pinned(1, 'wrk', [
     '-t1',
     `-c${options.connections}`,
     `-d${options.seconds}s`,
     '--latency',
+    ...Object.entries(options.headers ?? {}).flatMap(([name, value]) => [
+      '-H',
+      `${name}: ${value}`,
+    ]),
     url,
   ])
   const { stdout } = await run(command, args, { maxBuffer: 1024 * 1024 })

@@ -9,7 +9,9 @@ import {
   HONEYPOT_FIELD,
   PROOF_FIELD,
   TOKEN_FIELD,
+  VIA_FIELD,
   isContactFormId,
+  isServicePageId,
   type ContactFormState,
 } from '#shared/contact-fields.ts'
 import {
@@ -45,7 +47,7 @@ const STATUS = {
 type Body = Record<string, unknown>
 
 /** What a post said about itself, kept before validation replaces the body with the message. */
-type Post = Pick<ContactFormState, 'form' | 'values'> & { locale: Locale }
+type Post = Pick<ContactFormState, 'form' | 'values' | 'via'> & { locale: Locale }
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,10 +69,14 @@ function bodyOf(request: FastifyRequest): Body {
 
 /** The form and language a post came from (the contact page's in English if it names none). */
 function readPost(body: Body): Post {
+  const form = isContactFormId(body.form) ? body.form : 'contact'
+  const via = body[VIA_FIELD]
   return {
-    form: isContactFormId(body.form) ? body.form : 'contact',
+    form,
     locale: isLocale(body.locale) ? body.locale : 'en',
     values: keptValues(body),
+    // Only the contact page's form is opened by a service page, and only one names it.
+    ...(form === 'contact' && isServicePageId(via) ? { via } : {}),
   }
 }
 
@@ -105,7 +111,7 @@ async function answer(request: FastifyRequest, reply: FastifyReply, outcome: Con
     if (outcome.status === 'error') reply.header('Retry-After', '60')
     return reply.send(outcome)
   }
-  const { form, locale, values } = request.contactPost ?? readPost(bodyOf(request))
+  const { form, locale, values, via } = request.contactPost ?? readPost(bodyOf(request))
   const path = contactFormPath(form, locale)
   if (outcome.status === 'accepted') return reply.redirect(`${path}?sent=${form}`, 303)
   // The form shown again keeps the token it was sent with (a token is good for one message,
@@ -125,6 +131,7 @@ async function answer(request: FastifyRequest, reply: FastifyReply, outcome: Con
       form,
       path,
       values,
+      ...(via ? { via } : {}),
       errors: outcome.status === 'invalid' ? outcome.errors : {},
       ...(outcome.status === 'invalid' ? {} : { outcome: outcome.status }),
       ...(outcome.status === 'rateLimited' ? { retryAfterSeconds: outcome.retryAfterSeconds } : {}),
@@ -333,6 +340,8 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.error({ err: error, outcome: 'error' }, 'contact message could not be stored')
         return answer(request, reply, { status: 'error' })
       }
+      const post = request.contactPost ?? readPost(bodyOf(request))
+      app.insight.countLead({ ...post, locale: message.locale, service: message.service })
       request.log.info(
         { messageId: id, outcome: 'accepted', ...(suspect.length > 0 ? { suspect } : {}) },
         'contact submission',

@@ -4,10 +4,21 @@ import { servePage } from '../render/serve-page.ts'
 /**
  * Catch-all: every GET that no other route claims is a page (or the localized 404 page).
  * Without the compression plugin's hooks: pages kept in memory come precompressed, and what
- * is rendered is compressed where it is made (`compressForClient`).
+ * is rendered is compressed where it is made (`compressForClient`). A person's view of a page
+ * is counted once it is answered (README, Insight).
  */
 export async function pageRoutes(app: FastifyInstance) {
-  app.get('/*', { compress: false, decompress: false }, (request, reply) =>
-    request.url.startsWith('/api/') ? reply.callNotFound() : servePage(app, request, reply),
+  app.get(
+    '/*',
+    {
+      compress: false,
+      decompress: false,
+      onResponse: (request, reply, done) => {
+        app.insight.countView(request, reply)
+        done()
+      },
+    },
+    (request, reply) =>
+      request.url.startsWith('/api/') ? reply.callNotFound() : servePage(app, request, reply),
   )
 }

@@ -51,8 +51,9 @@ export function trafficSource(
     )
     if (tagged) return tagged.id
   }
-  if (!referer || referer.length > MAX_REFERER || !URL.canParse(referer)) return 'none'
-  const { protocol, hostname } = new URL(referer)
+  const url = referer && referer.length <= MAX_REFERER ? URL.parse(referer) : null
+  if (!url) return 'none'
+  const { protocol, hostname } = url
   if (protocol !== 'https:' && protocol !== 'http:') return 'other'
   const host = hostname.toLowerCase().replace(/\.$/, '')
   if (host === ownHost.toLowerCase()) return 'none'

@@ -13,6 +13,8 @@ const GERMAN = localeStrings('de')
 const INFORMAL = /\b(du|dich|dir|dein|deine|deinen|deinem|deiner|deines|euch|euer|eure[mnrs]?)\b/i
 /** Genderstern, colon, underscore, slash and Binnen-I: "Kund*innen", "Nutzer:in", "KundInnen". */
 const GENDER_SIGN = /\p{L}(\*|:|_|\/-?)in(nen)?\b|\p{Ll}In(nen)?\b/u
+/** Names spelt with a capital "In" of their own, which are no Binnen-I. */
+const NAMES_WITH_CAPITAL_IN = /\bLinkedIn\b/g
 
 /** Text without placeholders, addresses and markup, where a colon means something else. */
 function prose(text: string): string {
@@ -20,6 +22,7 @@ function prose(text: string): string {
     .replace(/\{\{[^}]*\}\}/g, ' ')
     .replace(/<\/?[A-Za-z][\w-]*\s*\/?>/g, ' ')
     .replace(/\S+@\S+|https?:\/\/\S+/g, ' ')
+    .replace(NAMES_WITH_CAPITAL_IN, ' ')
 }
 
 describe('German style', () => {
