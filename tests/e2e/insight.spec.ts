@@ -1,19 +1,14 @@
 import type { APIRequestContext } from '@playwright/test'
+import { sumOf } from '#tests/helpers/metrics.ts'
 import { expect, reportConnection, test, waitForHydration } from './fixtures.ts'
 
 // Insight (README, Insight) in a real browser: a page Chromium loads as a document counts as
 // one view under its page, locale and source; the site's own loading ahead and a navigation
 // inside the site do not (docs/decisions/insight.md); a reload does.
 
-/** The sum of `page_views_total` over the series whose labels include every one given. */
+/** The views counted so far of the series whose labels include every one given. */
 async function views(request: APIRequestContext, labels: Record<string, string>) {
-  const text = await (await request.get('/metrics')).text()
-  const wanted = Object.entries(labels).map(([name, value]) => `${name}="${value}"`)
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith('page_views_total{'))
-    .filter((line) => wanted.every((label) => line.includes(label)))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0)
+  return sumOf(await (await request.get('/metrics')).text(), 'page_views_total', labels)
 }
 
 test('a document load counts once; loading ahead and navigating inside the site do not', async ({

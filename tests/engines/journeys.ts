@@ -16,6 +16,7 @@ import { movingElements } from '#tests/helpers/motion.ts'
 import { cutOffContent } from '#tests/helpers/reflow.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
+import { sumOf } from '#tests/helpers/metrics.ts'
 import { PERSON_PAUSE_MS } from '#tests/helpers/form-token.ts'
 import { get, shown, texts, titleText } from '#tests/helpers/locales.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
@@ -206,7 +207,11 @@ export async function navigationJourney(engine: Engine, site: Site, width: 375 |
   const home = localizePath(locale, '/')
   const about = localizePath(locale, '/about')
   const servicePage = localizePath(locale, servicePath(service.slug))
+  const before = await viewsCounted(site)
   await open(engine, site, home, width)
+  const opened = await viewsCounted(site)
+  // The document load is a view (README, Insight); a page in the proxy's frame is none.
+  if (width >= engine.minWidth) expect(opened - before, 'the document load as a view').toBe(1)
   await engine.run(markWindow)
   const isMobile = width < 800
   expect(await engine.run(isVisible, '.menu-toggle'), 'the menu button').toBe(isMobile)
@@ -249,7 +254,13 @@ export async function navigationJourney(engine: Engine, site: Site, width: 375 |
     expect(started, 'view transitions started').toBe(0)
   }
   await site.proxy.settled()
+  expect(await viewsCounted(site), 'navigations inside the site counted as views').toBe(opened)
   await expectNoProblems(engine, site, `navigation at ${width} px`)
+}
+
+/** Every page view the site's app has counted (README, Insight). */
+async function viewsCounted(site: Site): Promise<number> {
+  return sumOf((await site.app.inject({ url: '/metrics' })).body, 'page_views_total')
 }
 
 /**

@@ -8,7 +8,7 @@ import { LOCALIZED_PAGES, PAGES } from '#shared/pages.ts'
 import { SERVICES } from '#shared/services.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { withToken } from '#tests/helpers/form-token.ts'
-import { sampleIn } from '#tests/helpers/metrics.ts'
+import { sampleIn, sumOf } from '#tests/helpers/metrics.ts'
 import { freePort } from '#tests/helpers/net.ts'
 
 /**
@@ -47,14 +47,6 @@ function viewSample(page: string, locale: string, source: string): string {
   return `page_views_total{page="${page}",locale="${locale}",source="${source}"}`
 }
 
-/** The sum of a metric's samples (every series of it). */
-function total(text: string, name: string): number {
-  return text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name}{`))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0)
-}
-
 function seriesOf(text: string, name: string): string[] {
   return text
     .split('\n')
@@ -68,7 +60,7 @@ async function viewsAfter(act: () => Promise<unknown>, sample?: string) {
   await act()
   const after = await exposition()
   return {
-    all: total(after, 'page_views_total') - total(before, 'page_views_total'),
+    all: sumOf(after, 'page_views_total') - sumOf(before, 'page_views_total'),
     one: sample ? (sampleIn(after, sample) ?? NaN) - (sampleIn(before, sample) ?? NaN) : 0,
   }
 }
@@ -226,7 +218,7 @@ describe('leads', () => {
     await act()
     const after = await exposition()
     return {
-      all: total(after, 'contact_leads_total') - total(before, 'contact_leads_total'),
+      all: sumOf(after, 'contact_leads_total') - sumOf(before, 'contact_leads_total'),
       one: (sampleIn(after, sample) ?? NaN) - (sampleIn(before, sample) ?? NaN),
     }
   }
@@ -292,7 +284,7 @@ describe('leads', () => {
   })
 
   it('a post the spam defence drops or refuses is no lead', async () => {
-    const before = total(await exposition(), 'contact_leads_total')
+    const before = sumOf(await exposition(), 'contact_leads_total')
     const body = { ...MESSAGE, form: 'home', locale: 'en', service: 'cloud', website: 'x' }
     const dropped = await fetch(`${origin}/api/contact`, {
       method: 'POST',
@@ -306,7 +298,7 @@ describe('leads', () => {
       body: JSON.stringify(await withToken({ ...MESSAGE, form: 'home', email: 'no' })),
     })
     expect(invalid.status).toBe(400)
-    expect(total(await exposition(), 'contact_leads_total')).toBe(before)
+    expect(sumOf(await exposition(), 'contact_leads_total')).toBe(before)
   })
 })
 
