@@ -153,8 +153,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: '22078812c8e9e6df', de: 'b63b4d991782b503', pl: '6a9211925a47d80b' },
-        cdn: { en: '39e62344a7155c7e', de: 'a43c03b234e28eae', pl: '7d3a235e330337d7' },
+        default: { en: '22078812c8e9e6df', de: '0f2313c141af45b4', pl: '66d1b35a2f1bbd0d' },
+        cdn: { en: '39e62344a7155c7e', de: 'bccffed580172385', pl: 'b335d218f737cb2b' },
       },
     },
   ],
