@@ -26,6 +26,7 @@ import { Registry } from 'prom-client'
 import { contactDeliveryPlugin } from './plugins/contact-delivery.ts'
 import { PageCache } from './render/page-cache.ts'
 import { insightPlugin } from './plugins/insight.ts'
+import { insightSummaryPlugin } from './plugins/insight-summary.ts'
 import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { overloadPlugin } from './plugins/overload.ts'
 import { contactRoutes } from './routes/contact.ts'
@@ -302,6 +303,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     redisLockMs: overrides.redisLockMs,
   })
 
+  // The weekly insight summary to MAIL_TO, when a Prometheus to read it from is set.
+  await app.register(insightSummaryPlugin)
   await app.register(healthRoutes)
   await app.register(buildRoutes)
   await app.register(clientErrorRoutes)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { SELECTOR } from './services/insight-report.ts'
 import { parseAddressList } from './services/ip-addresses.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -134,6 +135,18 @@ export const ConfigSchema = z.object({
       error: 'must be between 1 second and 24 hours',
     })
     .default(3_600_000),
+  /**
+   * The Prometheus that scrapes this site (README, Insight): set, the app mails the week's
+   * insight figures to `MAIL_TO` every Monday; unset (the default), no summary is sent.
+   */
+  INSIGHT_SUMMARY_PROMETHEUS_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  /** Label matchers picking this deployment's series there: `namespace="web"`. */
+  INSIGHT_SUMMARY_SELECTOR: z
+    .string()
+    .regex(SELECTOR, { error: 'must be label matchers, e.g. namespace="web", service="website"' })
+    .default(''),
   /** Days the platform's log collection keeps the app's log; the privacy policy states it. */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /**

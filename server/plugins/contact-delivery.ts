@@ -6,7 +6,14 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
 import { contactMail, MAIL_NAMESPACES } from '../services/mail.ts'
-import { FileOutbox, type ContactSubmission, type RemovedEntry } from '../services/outbox.ts'
+import {
+  FileOutbox,
+  isContactSubmission,
+  type OutboxEntry,
+  type OutboxItem,
+  type RemovedEntry,
+  type SiteMail,
+} from '../services/outbox.ts'
 import { checkRedisDurability } from '../services/redis-config.ts'
 import { RedisOutbox } from '../services/redis-outbox.ts'
 import { startRetention } from '../services/retention.ts'
@@ -34,6 +41,12 @@ declare module 'fastify' {
        * answer a dropped post gets (the same as a person's, so a bot learns nothing).
        */
       reject: (reason: RejectionReason) => string
+      /**
+       * Stores a mail of the site's own for `MAIL_TO` (the weekly insight summary) in the same
+       * outbox or queue, delivered and retried like a message; an id already there is not
+       * added again.
+       */
+      queueSiteMail: (mail: SiteMail) => Promise<void>
       /** Counts a submission that was refused. */
       count: (outcome: 'invalid' | 'rateLimited' | 'error') => void
       /**
@@ -63,6 +76,15 @@ export type ContactDeliveryOptions = {
   redisLockMs?: number
 }
 
+/** What a file outbox entry carries, without its retry schedule. */
+function outboxItem(entry: OutboxEntry): OutboxItem {
+  const item: Partial<OutboxEntry> = { ...entry }
+  delete item.attempts
+  delete item.nextAttemptAt
+  delete item.lastError
+  return item as OutboxItem
+}
+
 /**
  * Moves the messages of the file outbox into the Redis queue (same ids, so a move repeated
  * after a crash adds nothing twice); a file goes only after Redis acknowledged its job.
@@ -90,8 +112,7 @@ function migrateFileOutbox(
     try {
       for (const entry of entries) {
         if (isStopped) return
-        const { id, receivedAt, message, suspect } = entry
-        await queue.put({ id, receivedAt, message, ...(suspect ? { suspect } : {}) })
+        await queue.put(outboxItem(entry))
         await outbox.remove(entry.id)
         moved++
       }
@@ -154,9 +175,14 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       labelNames: ['result'] as const,
       registers: [metrics],
     })
+    // Visitors' messages only: the site's own mails are no leads.
     const counters = {
-      delivered: () => deliveries.inc({ result: 'delivered' }),
-      failed: () => deliveries.inc({ result: 'failed' }),
+      delivered: (item: OutboxItem) => {
+        if (isContactSubmission(item)) deliveries.inc({ result: 'delivered' })
+      },
+      failed: (item: OutboxItem) => {
+        if (isContactSubmission(item)) deliveries.inc({ result: 'failed' })
+      },
     }
 
     // SMTP socket timeouts stay well below the shutdown grace period, so stopping never has
@@ -172,9 +198,13 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       : null
     const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
     const send = transport
-      ? async (submission: ContactSubmission) => {
-          const t = app.i18n.getFixedT(submission.message.locale, [...MAIL_NAMESPACES])
-          await transport.sendMail(contactMail(submission, settings, t))
+      ? async (item: OutboxItem) => {
+          if (!isContactSubmission(item)) {
+            await transport.sendMail({ ...settings, ...item.mail })
+            return
+          }
+          const t = app.i18n.getFixedT(item.message.locale, [...MAIL_NAMESPACES])
+          await transport.sendMail(contactMail(item, settings, t))
         }
       : undefined
     if (!transport) {
@@ -342,6 +372,11 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       },
       async isReady() {
         return queue ? true : outbox.isWritable()
+      },
+      async queueSiteMail(mail: SiteMail) {
+        if (queue) await queue.put(mail)
+        else await outbox.put({ ...mail, attempts: 0, nextAttemptAt: 0 })
+        kick()
       },
       reject(reason) {
         submissions.inc({ outcome: SUBMISSION_OUTCOME[reason] ?? 'spam' })

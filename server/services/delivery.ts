@@ -1,13 +1,14 @@
-import type { OutboxEntry, FileOutbox } from './outbox.ts'
+import type { OutboxEntry, FileOutbox, OutboxItem } from './outbox.ts'
 
 export type DeliveryLog = {
   info: (details: object, message: string) => void
   warn: (details: object, message: string) => void
 }
 
+/** Told of each delivery and failed attempt, with what was (or was not) delivered. */
 export type DeliveryCounters = {
-  delivered: () => void
-  failed: () => void
+  delivered: (item: OutboxItem) => void
+  failed: (item: OutboxItem) => void
 }
 
 export type DeliveryWorkerOptions = {
@@ -50,7 +51,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
       try {
         await send(entry)
         await outbox.remove(entry.id)
-        counters.delivered()
+        counters.delivered(entry)
         log.info({ messageId: entry.id, attempts: entry.attempts + 1 }, 'contact message delivered')
       } catch (error) {
         const attempts = entry.attempts + 1
@@ -62,7 +63,7 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
           nextAttemptAt: now() + retryDelay(attempts, firstRetryMs),
           lastError: reason.slice(0, 200),
         })
-        counters.failed()
+        counters.failed(entry)
         log.warn(
           { messageId: entry.id, attempts, reason },
           'contact message delivery failed, will retry',

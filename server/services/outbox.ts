@@ -13,8 +13,26 @@ export type ContactSubmission = {
   suspect?: SuspectReason[]
 }
 
-/** One accepted contact message waiting for delivery in the file outbox. */
-export type OutboxEntry = ContactSubmission & {
+/**
+ * A mail the site writes itself to `MAIL_TO`, not a visitor's message (the weekly insight
+ * summary, README, Insight): no personal data; `receivedAt` is when it was queued.
+ */
+export type SiteMail = {
+  id: string
+  receivedAt: string
+  mail: { subject: string; text: string }
+}
+
+/** What the outbox and the Redis queue carry: visitors' messages and the site's own mails. */
+export type OutboxItem = ContactSubmission | SiteMail
+
+/** Is the item a visitor's message (rather than a mail of the site's own)? */
+export function isContactSubmission(item: OutboxItem): item is ContactSubmission {
+  return 'message' in item
+}
+
+/** One accepted contact message (or mail of the site's own) waiting in the file outbox. */
+export type OutboxEntry = OutboxItem & {
   attempts: number
   /** Epoch milliseconds before which no new delivery attempt is made. */
   nextAttemptAt: number

@@ -1,6 +1,6 @@
 import { Queue, Worker, type Job, type JobType, type JobsOptions } from 'bullmq'
 import { Redis, type RedisOptions } from 'ioredis'
-import { senderKey, type ContactSubmission, type RemovedEntry } from './outbox.ts'
+import { isContactSubmission, senderKey, type OutboxItem, type RemovedEntry } from './outbox.ts'
 import { retryDelay, type DeliveryCounters, type DeliveryLog } from './delivery.ts'
 
 export const QUEUE_NAME = 'contact'
@@ -9,7 +9,7 @@ export const QUEUE_PREFIX = 'modernwerk'
 export type RedisOutboxOptions = {
   url: string
   /** Hands one message to the SMTP server; resolves once the server accepted it. */
-  send?: (submission: ContactSubmission) => Promise<void>
+  send?: (item: OutboxItem) => Promise<void>
   log: DeliveryLog & { error: (details: object, message: string) => void }
   counters: DeliveryCounters
   /** The first retry's delay; each further failure doubles it, up to 30 minutes. */
@@ -51,11 +51,15 @@ const KEEP_COMPLETED_SECONDS = 14 * 24 * 3600
 /** What stays of a delivered message: its id and timestamps, no personal data. */
 export type DeliveredRecord = { id: string; receivedAt: string; deliveredAt: string }
 
-/** A job's data: the message until it is delivered, then its record. */
-export type QueuedMessage = ContactSubmission | DeliveredRecord
+/** A job's data: the message (or the site's own mail) until it is delivered, then its record. */
+export type QueuedMessage = OutboxItem | DeliveredRecord
 
-function isUndelivered(data: QueuedMessage | undefined): data is ContactSubmission {
-  return typeof data === 'object' && 'message' in data && typeof data.message === 'object'
+function isUndelivered(data: QueuedMessage | undefined): data is OutboxItem {
+  return (
+    typeof data === 'object' &&
+    (('message' in data && typeof data.message === 'object') ||
+      ('mail' in data && typeof data.mail === 'object'))
+  )
 }
 
 /** Every state a job that was not delivered yet can be in. */
@@ -143,12 +147,12 @@ export class RedisOutbox {
       },
     )
     this.#worker.on('completed', (job) => {
-      counters.delivered()
+      if (isUndelivered(job.data)) counters.delivered(job.data)
       log.info({ messageId: job.id, attempts: job.attemptsMade }, 'contact message delivered')
       void this.#forget(job)
     })
     this.#worker.on('failed', (job, error) => {
-      counters.failed()
+      if (isUndelivered(job?.data)) counters.failed(job.data)
       log.warn(
         { messageId: job?.id, attempts: job?.attemptsMade, reason: error.message },
         'contact message delivery failed, will retry',
@@ -158,7 +162,7 @@ export class RedisOutbox {
   }
 
   /** Resolves once Redis acknowledged the job; an id already known is not added again. */
-  async put(submission: ContactSubmission): Promise<void> {
+  async put(submission: OutboxItem): Promise<void> {
     const options: JobsOptions = {
       jobId: submission.id,
       attempts: ATTEMPTS,
@@ -226,7 +230,9 @@ export class RedisOutbox {
     let busy = 0
     const jobs = await this.queue.getJobs([...UNDELIVERED_STATES, 'active', 'completed'])
     for (const job of jobs) {
-      if (!job.id || !isUndelivered(job.data) || senderKey(job.data.message.email) !== key) continue
+      const data = job.data
+      if (!job.id || !isUndelivered(data) || !isContactSubmission(data)) continue
+      if (senderKey(data.message.email) !== key) continue
       if ((await this.queue.remove(job.id)) === 1) erased++
       else busy++
     }

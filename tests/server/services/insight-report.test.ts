@@ -1,10 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { eventually } from '#tests/helpers/eventually.ts'
-import { freePort } from '#tests/helpers/net.ts'
+import {
+  HAS_PROMETHEUS,
+  startPrometheus,
+  WEEK_STEPS,
+  type Series,
+} from '#tests/helpers/prometheus.ts'
 
 /**
  * `npm run report` (README, Insight) against a real Prometheus: 61 days of the app's counters
@@ -12,32 +13,14 @@ import { freePort } from '#tests/helpers/net.ts'
  * command reads the last 7 and 30 days as the dashboard does and prints them.
  */
 
-const prometheus = spawnSync('prometheus', ['--version']).status === 0
-const promtool = spawnSync('promtool', ['--version']).status === 0
-if (!prometheus || !promtool) {
+if (!HAS_PROMETHEUS) {
   console.warn(
     'prometheus or promtool not installed (apt-get install prometheus): report test skipped',
   )
 }
 
-/**
- * One sample an hour, 61 days back from `END`: room for 30 days and the 30 before. (promtool
- * writes a block per two hours, reading the whole file for each: 13 s for this on two cores.)
- */
-const STEP_S = 3600
-const STEPS = (61 * 86_400) / STEP_S
-const WEEK_STEPS = (7 * 86_400) / STEP_S
 /** A whole minute in the past: the samples end exactly where the report's periods end. */
 const END_S = Math.floor(Date.now() / 60_000) * 60 - 3600
-
-type Series = {
-  family: string
-  labels: string
-  /** How much the counter grows in the step that ends `stepsAgo` steps before the end. */
-  growth: (stepsAgo: number) => number
-  /** Steps ago the process restarted (the counter starts again from 0). */
-  restartAt?: number
-}
 
 const WEB = 'namespace="web",service="website"'
 const SERIES: Series[] = [
@@ -78,72 +61,17 @@ const SERIES: Series[] = [
   { family: 'contact_rejected', labels: `${WEB},reason="honeypot"`, growth: () => 1.5 },
 ]
 
-/** The series as OpenMetrics text with timestamps, oldest sample first. */
-function openMetrics(): string {
-  const lines: string[] = []
-  const families = [...new Set(SERIES.map((series) => series.family))]
-  for (const family of families) {
-    lines.push(`# TYPE ${family} counter`)
-    for (const series of SERIES.filter((candidate) => candidate.family === family)) {
-      let value = 0
-      for (let ago = STEPS; ago >= 0; ago--) {
-        if (ago < STEPS) value += series.growth(ago)
-        if (ago === series.restartAt) value = series.growth(ago)
-        lines.push(`${family}_total{${series.labels}} ${value} ${END_S - ago * STEP_S}`)
-      }
-    }
-  }
-  return `${lines.join('\n')}\n# EOF\n`
-}
-
-let work: string
-let server: ChildProcess | undefined
+let prometheus: Awaited<ReturnType<typeof startPrometheus>> | undefined
 let url: string
 
 beforeAll(async () => {
-  if (!prometheus || !promtool) return
-  work = mkdtempSync(join(tmpdir(), 'insight-report-'))
-  writeFileSync(join(work, 'series.om'), openMetrics())
-  writeFileSync(join(work, 'prometheus.yml'), 'global:\n  scrape_interval: 1h\n')
-  const made = spawnSync(
-    'promtool',
-    [
-      'tsdb',
-      'create-blocks-from',
-      'openmetrics',
-      '-q',
-      join(work, 'series.om'),
-      join(work, 'data'),
-    ],
-    { encoding: 'utf8' },
-  )
-  expect(made.status, made.stderr).toBe(0)
-  const port = await freePort()
-  url = `http://127.0.0.1:${port}`
-  server = spawn(
-    'prometheus',
-    [
-      `--config.file=${join(work, 'prometheus.yml')}`,
-      `--storage.tsdb.path=${join(work, 'data')}`,
-      '--storage.tsdb.retention.time=10y',
-      `--web.listen-address=127.0.0.1:${port}`,
-    ],
-    { stdio: 'ignore' },
-  )
-  // Ready once it has loaded the blocks.
-  await eventually(
-    () =>
-      fetch(`${url}/-/ready`).then(
-        (response) => response.ok,
-        () => false,
-      ),
-    60_000,
-  )
+  if (!HAS_PROMETHEUS) return
+  prometheus = await startPrometheus(SERIES, END_S)
+  url = prometheus.url
 }, 120_000)
 
 afterAll(() => {
-  server?.kill()
-  if (work) rmSync(work, { recursive: true, force: true })
+  prometheus?.stop()
 })
 
 function report(...args: string[]) {
@@ -159,7 +87,7 @@ function lines(text: string): string[] {
   return text.split('\n').map((line) => line.trim().replace(/\s+/g, ' '))
 }
 
-describe.skipIf(!prometheus || !promtool)('npm run report', () => {
+describe.skipIf(!HAS_PROMETHEUS)('npm run report', () => {
   it('prints the last 7 and 30 days of one deployment as the dashboard counts them', () => {
     const result = report('--selector', 'namespace="web", service="website"')
     expect(result.status, result.stderr).toBe(0)
