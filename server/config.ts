@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { SELECTOR } from './services/insight-report.ts'
+import { SELECTOR } from './services/label-selector.ts'
 import { parseAddressList } from './services/ip-addresses.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const

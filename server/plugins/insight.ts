@@ -1,7 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter } from 'prom-client'
-import { allLeads, allPageViews, leadOf, pageView, type Lead } from '../services/insight.ts'
+import {
+  allLeads,
+  allPageViews,
+  leadOf,
+  pageView,
+  type Lead,
+  type PageView,
+} from '../services/insight.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,11 +46,12 @@ export const insightPlugin = fp(
     // Each series' child made once and found by a string key: prom-client would otherwise
     // hash the label object on every counted request.
     type Child = ReturnType<typeof views.labels>
+    const viewKey = ({ page, locale, source }: PageView) => `${page} ${locale} ${source}`
     const viewSeries = new Map<string, Child>()
     for (const labels of allPageViews()) {
       const child = views.labels(labels)
       child.inc(0)
-      viewSeries.set(`${labels.page} ${labels.locale} ${labels.source}`, child)
+      viewSeries.set(viewKey(labels), child)
     }
     const leadKey = ({ form, page, locale, interest }: Lead) =>
       `${form} ${page} ${locale} ${interest}`
@@ -65,7 +73,7 @@ export const insightPlugin = fp(
           },
           ownHost,
         )
-        if (view) viewSeries.get(`${view.page} ${view.locale} ${view.source}`)?.inc()
+        if (view) viewSeries.get(viewKey(view))?.inc()
       },
       countLead(post: Parameters<typeof leadOf>[0]) {
         const lead = leadOf(post)

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { CONTACT_FORM_IDS } from '#shared/contact-fields.ts'
 import { LOCALES } from '#shared/locales.ts'
 import { PAGES } from '#shared/pages.ts'
+import { SELECTOR } from './label-selector.ts'
 import { TRAFFIC_SOURCE_IDS } from './traffic-sources.ts'
 
 /**
@@ -47,12 +48,6 @@ export function prometheusQuery(base: URL, time: Date, timeoutMs = 30_000): Quer
     return answer.data.result.map(({ metric, value }) => ({ labels: metric, value: +value[1] }))
   }
 }
-
-/**
- * Label matchers that pick one deployment (`namespace="web", service="website"`): only
- * matchers, nothing that could change the query around them.
- */
-export const SELECTOR = /^\s*(?:[A-Za-z_]\w*\s*(?:=|!=|=~|!~)\s*"(?:[^"\\\n]|\\.)*"\s*(?:,\s*|$))*$/
 
 type PageRow = { page: string; locale: string; views: number; leads: number }
 
@@ -145,7 +140,11 @@ export async function insightFigures(
 
 const number = new Intl.NumberFormat('en-GB')
 const rate = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-const percent = new Intl.NumberFormat('en-GB', { style: 'percent', signDisplay: 'exceptZero' })
+const signedPercent = new Intl.NumberFormat('en-GB', {
+  style: 'percent',
+  signDisplay: 'exceptZero',
+})
+const share = new Intl.NumberFormat('en-GB', { style: 'percent' })
 const day = new Intl.DateTimeFormat('en-GB', {
   dateStyle: 'medium',
   timeStyle: 'short',
@@ -160,7 +159,7 @@ function conversion(leads: number, views: number): string {
 /** The change from the period before, e.g. "+12% on the 7 days before". */
 function change(now: number, before: number, days: number): string {
   return before > 0
-    ? `${percent.format(now / before - 1)} on the ${days} days before`
+    ? `${signedPercent.format(now / before - 1)} on the ${days} days before`
     : `none in the ${days} days before`
 }
 
@@ -225,7 +224,7 @@ export function formatFigures(figures: InsightFigures): string {
       figures.sources.map(({ source, views: count }) => [
         source,
         number.format(count),
-        views > 0 ? percent.format(count / views).replace('+', '') : '–',
+        views > 0 ? share.format(count / views) : '–',
       ]),
     ),
     '',
