@@ -1,5 +1,6 @@
 import { solveChallengeWorkers } from 'altcha/lib'
 import pbkdf2WorkerUrl from 'altcha/workers/pbkdf2?worker&url'
+import { trustedWorkerUrl } from '../runtime/trusted-types.ts'
 import { encodeProof, type ProofChallenge } from '#shared/proof-of-work.ts'
 
 /**
@@ -19,7 +20,8 @@ function concurrency(): number {
 
 function createWorker(): Worker {
   const { pathname, search } = new URL(pbkdf2WorkerUrl, import.meta.url)
-  return new Worker(new URL(pathname + search, location.origin), {
+  // A TrustedScriptURL is what `new Worker` takes under the site's Trusted Types policy.
+  return new Worker(trustedWorkerUrl(new URL(pathname + search, location.origin)) as URL, {
     type: 'module',
     name: 'proof-of-work',
   })

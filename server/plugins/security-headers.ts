@@ -1,5 +1,21 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import fastifyPlugin from 'fastify-plugin'
+import { TRUSTED_TYPES_POLICIES } from '#shared/trusted-types.ts'
+
+/**
+ * DOM XSS sinks (`innerHTML`, script text and URLs, `new Worker`, …) take only values made by
+ * a policy the site names (docs/decisions/trusted-types.md).
+ */
+const TRUSTED_TYPES_DIRECTIVES = {
+  requireTrustedTypesFor: ["'script'"],
+  trustedTypes: Object.values(TRUSTED_TYPES_POLICIES),
+}
+
+/**
+ * Development's Trusted Types, reported but not enforced: Vite's client writes its error
+ * overlay with `innerHTML`. The browser's console shows what production would refuse.
+ */
+export const DEVELOPMENT_TRUSTED_TYPES = `require-trusted-types-for 'script'; trusted-types ${TRUSTED_TYPES_DIRECTIVES.trustedTypes.join(' ')}`
 
 export type SecurityHeadersOptions = {
   isDevelopment: boolean
@@ -43,6 +59,8 @@ export function helmetOptions({
         baseUri: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
+        // Enforced everywhere but in development (below).
+        ...(isDevelopment ? {} : TRUSTED_TYPES_DIRECTIVES),
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
@@ -61,6 +79,12 @@ export function helmetOptions({
 export const securityHeadersPlugin = fastifyPlugin<SecurityHeadersOptions>(
   async (app, options) => {
     await app.register(fastifyHelmet, helmetOptions(options))
+    if (options.isDevelopment) {
+      // On the raw response, as helmet does, so Vite's middleware answers carry it too.
+      app.addHook('onRequest', async (_request, reply) => {
+        reply.raw.setHeader('Content-Security-Policy-Report-Only', DEVELOPMENT_TRUSTED_TYPES)
+      })
+    }
   },
   { name: 'security-headers', fastify: '5.x' },
 )

@@ -6,7 +6,8 @@ import { test as base, expect, type Page } from '@playwright/test'
 /**
  * Fixtures for every browser test:
  * - `offsite`: any request that leaves the test server's origin is aborted and fails the test;
- * - `problems`: console errors and warnings, page errors and CSP violations fail the test.
+ * - `problems`: console errors and warnings, page errors and CSP violations (Trusted Types
+ *   among them: any sink given a plain string) fail the test.
  */
 export const test = base.extend<{ offsite: string[]; problems: string[] }>({
   offsite: [
@@ -34,6 +35,19 @@ export const test = base.extend<{ offsite: string[]; problems: string[] }>({
         }
       })
       page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`))
+      // Every violation the browser reports to the page, whether or not it also logs one.
+      await page.exposeFunction('reportViolationToTest', (violation: string) => {
+        problems.push(`csp ${violation}`)
+      })
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          const report = (window as unknown as { reportViolationToTest: (text: string) => void })
+            .reportViolationToTest
+          report(
+            `${event.disposition}: ${event.effectiveDirective} ${event.blockedURI} ${event.sample}`,
+          )
+        })
+      })
       await use(problems)
       expect(problems, 'console errors, warnings and page errors').toEqual([])
     },

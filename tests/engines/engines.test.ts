@@ -24,6 +24,7 @@ import {
   themeJourney,
   type Site,
 } from './journeys.ts'
+import { rawHtmlAttempts } from '#tests/helpers/trusted-types.ts'
 import { takeProblems } from './probe-proxy.ts'
 
 /**
@@ -120,6 +121,22 @@ for (const name of ENGINE_NAMES) {
         })
         expect((await engine().run(pageColours)).lowContrast).toEqual([
           expect.stringMatching(/^p "engine contrast check" 1\.\d\d:1$/),
+        ])
+      })
+
+      it('enforces Trusted Types: a raw HTML string and a policy of another name are refused', async () => {
+        await open(engine(), site, '/de/contact')
+        const outcome = await engine().run(rawHtmlAttempts)
+        await new Promise((resolve) => setTimeout(resolve, 200))
+        const problems = await engine().run(takeProblems)
+        expect(outcome).toEqual({
+          supported: true,
+          attempts: ['innerHTML: TypeError', 'policy: TypeError'],
+          children: 0,
+        })
+        expect(problems).toEqual([
+          expect.stringMatching(/^CSP violation: require-trusted-types-for /),
+          expect.stringMatching(/^CSP violation: trusted-types /),
         ])
       })
 

@@ -8,7 +8,8 @@ import { withToken } from '#tests/helpers/form-token.ts'
 const CSP =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';" +
   "connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';" +
-  "form-action 'self';frame-ancestors 'none'"
+  "form-action 'self';frame-ancestors 'none';" +
+  "require-trusted-types-for 'script';trusted-types proof-of-work-worker"
 
 const PAGE_TYPES = [
   '/',
