@@ -32,6 +32,7 @@ import { overloadPlugin } from './plugins/overload.ts'
 import { contactRoutes } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
 import { CLIENT_ERROR_RATE_LIMIT, clientErrorRoutes } from './routes/client-errors.ts'
+import { cspReportRoutes } from './routes/csp-reports.ts'
 import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
@@ -308,6 +309,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   await app.register(healthRoutes)
   await app.register(buildRoutes)
   await app.register(clientErrorRoutes)
+  await app.register(cspReportRoutes, {
+    origins: { own: new URL(config.APP_BASE_URL).origin, cdn: config.CDN_URL },
+  })
   await app.register(contactRoutes)
   await app.register(seoRoutes)
   await app.register(pageRoutes)

@@ -153,8 +153,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: '22078812c8e9e6df', de: '0f2313c141af45b4', pl: '66d1b35a2f1bbd0d' },
-        cdn: { en: '39e62344a7155c7e', de: 'bccffed580172385', pl: 'b335d218f737cb2b' },
+        default: { en: 'b65a3f7b764cc7b3', de: 'b09695622e8c7918', pl: '98636e68c735b1a2' },
+        cdn: { en: '0d49eae67bdd67d5', de: '3d60f9d30dbebde1', pl: 'fdf16d1b16aed3af' },
       },
     },
   ],

@@ -1,6 +1,7 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import fastifyPlugin from 'fastify-plugin'
 import { TRUSTED_TYPES_POLICIES } from '#shared/trusted-types.ts'
+import { CSP_REPORT_PATH } from '../routes/csp-reports.ts'
 
 /**
  * DOM XSS sinks (`innerHTML`, script text and URLs, `new Worker`, …) take only values made by
@@ -16,6 +17,15 @@ const TRUSTED_TYPES_DIRECTIVES = {
  * overlay with `innerHTML`. The browser's console shows what production would refuse.
  */
 export const DEVELOPMENT_TRUSTED_TYPES = `require-trusted-types-for 'script'; trusted-types ${TRUSTED_TYPES_DIRECTIVES.trustedTypes.join(' ')}`
+
+/** The Reporting API's name for the CSP's report endpoint (`Reporting-Endpoints`, `report-to`). */
+const REPORT_GROUP = 'csp'
+
+/**
+ * `Reporting-Endpoints`: where browsers with the Reporting API send what the CSP's `report-to`
+ * names (relative: resolved against each page's own origin). Written by response-headers.ts.
+ */
+export const REPORTING_ENDPOINTS = `${REPORT_GROUP}="${CSP_REPORT_PATH}"`
 
 export type SecurityHeadersOptions = {
   isDevelopment: boolean
@@ -61,6 +71,10 @@ export function helmetOptions({
         frameAncestors: ["'none'"],
         // Enforced everywhere but in development (below).
         ...(isDevelopment ? {} : TRUSTED_TYPES_DIRECTIVES),
+        // Violations are reported (README, Security): by the Reporting API where the browser
+        // has it (it then ignores `report-uri`), else to `report-uri` (Firefox).
+        reportTo: [REPORT_GROUP],
+        reportUri: [CSP_REPORT_PATH],
       },
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },

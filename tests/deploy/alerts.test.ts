@@ -211,6 +211,37 @@ const CASES: Record<
     labels: OF_SERVICE,
     healthy: [[{ series: app('render_errors_total'), values: '0x40' }]],
   },
+  // A release whose own script writes into a Trusted Types sink: reports from every visitor.
+  WebsiteCspViolationsFromSelf: {
+    failing: [
+      {
+        series: app('csp_violations_total', 'directive="require-trusted-types-for", source="self"'),
+        values: '0x10 0+3x30',
+      },
+    ],
+    at: '20m',
+    labels: OF_SERVICE,
+    healthy: [
+      [
+        // Extensions and injected code are refused every day; that is the policy working.
+        {
+          series: app('csp_violations_total', 'directive="script-src-elem", source="extension"'),
+          values: '0+5x40',
+        },
+        {
+          series: app(
+            'csp_violations_total',
+            'directive="require-trusted-types-for", source="other"',
+          ),
+          values: '0+2x40',
+        },
+        {
+          series: app('csp_violations_total', 'directive="script-src", source="self"'),
+          values: '0x40',
+        },
+      ],
+    ],
+  },
   WebsiteMetricsDown: {
     failing: [{ series: app('up', 'job="modernization-partners-web"'), values: '1x5 0x30' }],
     at: '20m',
@@ -385,6 +416,7 @@ describe.skipIf(!binary)('the dashboard and the rules read only metrics the app 
         'render_errors_total',
         'http_overload_refusals_total',
         'app_build_info',
+        'csp_violations_total',
         // What the partners read (README, Insight).
         'page_views_total',
         'contact_leads_total',

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { ONE_PAGE_PER_LAYOUT } from '#tests/e2e/page-layouts.ts'
 import {
@@ -24,6 +24,7 @@ import {
   themeJourney,
   type Site,
 } from './journeys.ts'
+import { sumOf } from '#tests/helpers/metrics.ts'
 import { rawHtmlAttempts } from '#tests/helpers/trusted-types.ts'
 import { takeProblems } from './probe-proxy.ts'
 
@@ -126,6 +127,13 @@ for (const name of ENGINE_NAMES) {
 
       it('enforces Trusted Types: a raw HTML string and a policy of another name are refused', async () => {
         await open(engine(), site, '/de/contact')
+        const violations = async () => {
+          const exposition = (await site.app.inject({ url: '/metrics' })).body
+          return ['require-trusted-types-for', 'trusted-types'].map((directive) =>
+            sumOf(exposition, 'csp_violations_total', { directive }),
+          )
+        }
+        const before = await violations()
         const outcome = await engine().run(rawHtmlAttempts)
         await new Promise((resolve) => setTimeout(resolve, 200))
         const problems = await engine().run(takeProblems)
@@ -138,6 +146,17 @@ for (const name of ENGINE_NAMES) {
           expect.stringMatching(/^CSP violation: require-trusted-types-for /),
           expect.stringMatching(/^CSP violation: trusted-types /),
         ])
+        // Each reached the site's endpoint and was counted (WebKit posts to `report-uri`).
+        // Firefox ESR 153 knows `report-to`, so it skips `report-uri`, but delivers nothing
+        // to the endpoint over this test's plain HTTP: README, Security, says what is known.
+        if (name === 'gecko') {
+          console.info('gecko: reports are not delivered over plain HTTP (README, Security)')
+          return
+        }
+        await vi.waitFor(
+          async () => expect(await violations()).toEqual(before.map((count) => count + 1)),
+          { timeout: 20_000, interval: 200 },
+        )
       })
 
       it.each([1280, 375] as const)(

@@ -9,7 +9,8 @@ const CSP =
   "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';" +
   "connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';" +
   "form-action 'self';frame-ancestors 'none';" +
-  "require-trusted-types-for 'script';trusted-types proof-of-work-worker"
+  "require-trusted-types-for 'script';trusted-types proof-of-work-worker;" +
+  'report-to csp;report-uri /api/csp-reports'
 
 const PAGE_TYPES = [
   '/',

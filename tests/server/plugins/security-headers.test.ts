@@ -1,5 +1,6 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CSP_REPORT_PATH } from '#server/routes/csp-reports.ts'
 import { TRUSTED_TYPES_POLICIES } from '#shared/trusted-types.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { whileOverloaded } from '#tests/helpers/overload.ts'
@@ -8,7 +9,8 @@ import { whileOverloaded } from '#tests/helpers/overload.ts'
  * The headers every answer carried before @fastify/helmet wrote them: captured from the
  * server of 2026-11-25 (helmet run once at start, its headers set by a hook of our own) for
  * each configuration, and written out here, with Trusted Types added since (enforced but in
- * development, where they are reported only). Helmet's answers must equal them exactly.
+ * development, where they are reported only) and where violations are reported. Helmet's
+ * answers must equal them exactly.
  */
 const SAME_IN_EVERY_SETUP = {
   'cross-origin-opener-policy': 'same-origin',
@@ -21,10 +23,12 @@ const SAME_IN_EVERY_SETUP = {
   'x-frame-options': 'DENY',
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
+  'reporting-endpoints': `csp="${CSP_REPORT_PATH}"`,
   'permissions-policy':
     'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()',
 }
 const TRUSTED_TYPES = `require-trusted-types-for 'script';trusted-types ${Object.values(TRUSTED_TYPES_POLICIES).join(' ')}`
+const REPORTING = `report-to csp;report-uri ${CSP_REPORT_PATH}`
 const HSTS = { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
 const CDN = 'https://cdn.example.net'
 
@@ -32,7 +36,7 @@ const EXPECTED: Record<string, { env: Record<string, string>; headers: Record<st
   production: {
     env: {},
     headers: {
-      'content-security-policy': `default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES}`,
+      'content-security-policy': `default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES};${REPORTING}`,
       ...SAME_IN_EVERY_SETUP,
       ...HSTS,
     },
@@ -40,7 +44,7 @@ const EXPECTED: Record<string, { env: Record<string, string>; headers: Record<st
   'CDN_URL set': {
     env: { CDN_URL: CDN },
     headers: {
-      'content-security-policy': `default-src 'self';script-src 'self' ${CDN};style-src 'self' ${CDN};img-src 'self' ${CDN} data:;font-src 'self' ${CDN};connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES}`,
+      'content-security-policy': `default-src 'self';script-src 'self' ${CDN};style-src 'self' ${CDN};img-src 'self' ${CDN} data:;font-src 'self' ${CDN};connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES};${REPORTING}`,
       ...SAME_IN_EVERY_SETUP,
       ...HSTS,
     },
@@ -48,15 +52,14 @@ const EXPECTED: Record<string, { env: Record<string, string>; headers: Record<st
   'HSTS_MAX_AGE=0': {
     env: { HSTS_MAX_AGE: '0' },
     headers: {
-      'content-security-policy': `default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES}`,
+      'content-security-policy': `default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES};${REPORTING}`,
       ...SAME_IN_EVERY_SETUP,
     },
   },
   development: {
     env: { NODE_ENV: 'development' },
     headers: {
-      'content-security-policy':
-        "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data:;font-src 'self';connect-src 'self' ws:;worker-src 'self' blob:;manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+      'content-security-policy': `default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data:;font-src 'self';connect-src 'self' ws:;worker-src 'self' blob:;manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${REPORTING}`,
       'content-security-policy-report-only': TRUSTED_TYPES.replace(';', '; '),
       ...SAME_IN_EVERY_SETUP,
       ...HSTS,

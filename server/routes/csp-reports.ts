@@ -1,0 +1,108 @@
+import type { FastifyPluginAsync } from 'fastify'
+import { Counter } from 'prom-client'
+import {
+  classify,
+  pageOfReport,
+  VIOLATION_DIRECTIVES,
+  VIOLATION_SOURCES,
+  violationsOf,
+  type Origins,
+} from '../services/csp-reports.ts'
+import { CLIENT_ERROR_RATE_LIMIT } from './client-errors.ts'
+
+/** Where the policy's `report-to` and `report-uri` send reports (security-headers.ts). */
+export const CSP_REPORT_PATH = '/api/csp-reports'
+
+/** The Reporting API's batches and Firefox's single reports; anything larger is not one. */
+const REPORT_BODY_LIMIT = 8 * 1024
+
+/** A class of violation is logged at most once a minute; the counter counts every one. */
+const LOG_INTERVAL_MS = 60_000
+
+/**
+ * `POST /api/csp-reports`: the browser's reports of what the CSP refused (README, Security),
+ * as `application/reports+json` (Reporting API, `report-to`) or `application/csp-report`
+ * (`report-uri`). Counted as `csp_violations_total{directive, source}`; a class is logged at
+ * most once a minute with the page's route, never a visitor's address or what was typed.
+ * Answered 204, or 400/413/415/429 as JSON (the browser ignores the answer): never a page.
+ * Rate limited per IP like the error beacon (`CLIENT_ERROR_RATE_LIMIT`, privacy policy).
+ */
+export const cspReportRoutes: FastifyPluginAsync<{ origins: Origins }> = async (
+  app,
+  { origins },
+) => {
+  const violations = new Counter({
+    name: 'csp_violations_total',
+    help: 'Violations of the Content Security Policy reported by browsers, by effective directive and the class of their source',
+    labelNames: ['directive', 'source'] as const,
+    registers: [app.metrics],
+  })
+  for (const directive of VIOLATION_DIRECTIVES) {
+    for (const source of VIOLATION_SOURCES) violations.labels({ directive, source }).inc(0)
+  }
+  /** When each class was last logged, and how many reports of it went unlogged since. */
+  const logged = new Map<string, { at: number; unlogged: number }>()
+
+  // Both are JSON; Fastify parses only `application/json` by itself (this plugin's scope).
+  app.addContentTypeParser(
+    ['application/reports+json', 'application/csp-report'],
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  )
+
+  app.post(
+    CSP_REPORT_PATH,
+    {
+      bodyLimit: REPORT_BODY_LIMIT,
+      config: {
+        rateLimit: {
+          max: CLIENT_ERROR_RATE_LIMIT.max,
+          timeWindow: CLIENT_ERROR_RATE_LIMIT.windowMs,
+        },
+      },
+    },
+    async (request, reply) => {
+      const type = request.headers['content-type']?.startsWith('application/csp-report')
+        ? 'csp-report'
+        : request.headers['content-type']?.startsWith('application/reports+json')
+          ? 'reports'
+          : null
+      if (!type) {
+        return reply
+          .code(415)
+          .send({ error: 'Reports are application/reports+json or application/csp-report' })
+      }
+      let reported
+      try {
+        reported = violationsOf(type, request.body)
+      } catch {
+        return reply.code(400).send({ error: 'Not a report of Content Security Policy violations' })
+      }
+      const now = Date.now()
+      for (const violation of reported) {
+        const { directive, source } = classify(violation, origins)
+        violations.labels({ directive, source }).inc()
+        const key = `${directive} ${source}`
+        const last = logged.get(key)
+        if (last && now - last.at < LOG_INTERVAL_MS) {
+          last.unlogged += 1
+          continue
+        }
+        logged.set(key, { at: now, unlogged: 0 })
+        const page = pageOfReport(violation, origins)
+        request.log.warn(
+          {
+            directive,
+            source,
+            disposition: violation.disposition,
+            page: page ? page.page.path : 'other',
+            locale: page?.locale,
+            unloggedSince: last ? last.unlogged : undefined,
+          },
+          'CSP violation reported',
+        )
+      }
+      return reply.code(204).send()
+    },
+  )
+}
