@@ -153,8 +153,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-26',
       hashes: {
-        default: { en: 'b65a3f7b764cc7b3', de: 'b09695622e8c7918', pl: '98636e68c735b1a2' },
-        cdn: { en: '0d49eae67bdd67d5', de: '3d60f9d30dbebde1', pl: 'fdf16d1b16aed3af' },
+        default: { en: '032b44bc034920c1', de: '387234a42db1b652', pl: '91f65fa8df6bc789' },
+        cdn: { en: 'ea82e96412c846a2', de: '2504260de8df0996', pl: '2cdf2e363a8cfd79' },
       },
     },
   ],

@@ -13,6 +13,8 @@ test('every page, reached by the app’s own navigation, runs under the policy w
   page,
   problems,
 }) => {
+  // 49 pages, each hydrated: about a minute on an idle machine, more on a busy one.
+  test.setTimeout(300_000)
   const response = await page.goto('/')
   const policy = response?.headers()['content-security-policy'] ?? ''
   expect(policy).toContain("script-src 'self'")
