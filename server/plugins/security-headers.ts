@@ -16,7 +16,10 @@ const TRUSTED_TYPES_DIRECTIVES = {
  * Development's Trusted Types, reported but not enforced: Vite's client writes its error
  * overlay with `innerHTML`. The browser's console shows what production would refuse.
  */
-export const DEVELOPMENT_TRUSTED_TYPES = `require-trusted-types-for 'script'; trusted-types ${TRUSTED_TYPES_DIRECTIVES.trustedTypes.join(' ')}`
+const DEVELOPMENT_TRUSTED_TYPES = [
+  `require-trusted-types-for ${TRUSTED_TYPES_DIRECTIVES.requireTrustedTypesFor.join(' ')}`,
+  `trusted-types ${TRUSTED_TYPES_DIRECTIVES.trustedTypes.join(' ')}`,
+].join('; ')
 
 /** The Reporting API's name for the CSP's report endpoint (`Reporting-Endpoints`, `report-to`). */
 const REPORT_GROUP = 'csp'
@@ -71,8 +74,8 @@ export function helmetOptions({
         frameAncestors: ["'none'"],
         // Enforced everywhere but in development (below).
         ...(isDevelopment ? {} : TRUSTED_TYPES_DIRECTIVES),
-        // Violations are reported (README, Security): by the Reporting API where the browser
-        // has it (it then ignores `report-uri`), else to `report-uri` (Firefox).
+        // Violations are reported (README, Security): Chromium and Firefox through the
+        // Reporting API (over HTTPS; both then ignore `report-uri`), WebKit to `report-uri`.
         reportTo: [REPORT_GROUP],
         reportUri: [CSP_REPORT_PATH],
       },

@@ -13,7 +13,20 @@ import { CLIENT_ERROR_RATE_LIMIT } from './client-errors.ts'
 /** Where the policy's `report-to` and `report-uri` send reports (security-headers.ts). */
 export const CSP_REPORT_PATH = '/api/csp-reports'
 
-/** The Reporting API's batches and Firefox's single reports; anything larger is not one. */
+/** The two media types reports arrive as, and the shape each names (csp-reports.ts). */
+const REPORT_TYPES = {
+  /** The Reporting API's batches (`report-to`). */
+  'application/reports+json': 'reports',
+  /** `report-uri`'s single reports, in the legacy shape or (WebKit) the Reporting API's. */
+  'application/csp-report': 'csp-report',
+} as const
+
+/** The media type of a `Content-Type` header, without parameters, in lower case. */
+function mediaTypeOf(header: string | undefined): string {
+  return (header ?? '').replace(/;.*/s, '').trim().toLowerCase()
+}
+
+/** The Reporting API's batches and single reports; anything larger is not one. */
 const REPORT_BODY_LIMIT = 8 * 1024
 
 /** A class of violation is logged at most once a minute; the counter counts every one. */
@@ -45,7 +58,7 @@ export const cspReportRoutes: FastifyPluginAsync<{ origins: Origins }> = async (
 
   // Both are JSON; Fastify parses only `application/json` by itself (this plugin's scope).
   app.addContentTypeParser(
-    ['application/reports+json', 'application/csp-report'],
+    Object.keys(REPORT_TYPES),
     { parseAs: 'string' },
     app.getDefaultJsonParser('error', 'error'),
   )
@@ -62,11 +75,10 @@ export const cspReportRoutes: FastifyPluginAsync<{ origins: Origins }> = async (
       },
     },
     async (request, reply) => {
-      const type = request.headers['content-type']?.startsWith('application/csp-report')
-        ? 'csp-report'
-        : request.headers['content-type']?.startsWith('application/reports+json')
-          ? 'reports'
-          : null
+      const mediaType = mediaTypeOf(request.headers['content-type'])
+      const type = Object.hasOwn(REPORT_TYPES, mediaType)
+        ? REPORT_TYPES[mediaType as keyof typeof REPORT_TYPES]
+        : undefined
       if (!type) {
         return reply
           .code(415)

@@ -104,6 +104,8 @@ async function launchGecko(options: EngineOptions): Promise<Engine> {
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: true,
+    // The HTTPS test origin's certificate is made for the run (tests/helpers/tls-proxy.ts).
+    acceptInsecureCerts: true,
     extraPrefsFirefox: {
       // Firefox asks Mozilla's settings server at start; this machine has no way out.
       'services.settings.server': 'http://127.0.0.1:9/',
@@ -213,6 +215,8 @@ async function launchWebKit(options: EngineOptions): Promise<Engine> {
     capabilities: {
       alwaysMatch: {
         browserName: 'MiniBrowser',
+        // The HTTPS test origin's certificate is made for the run (tests/helpers/tls-proxy.ts).
+        acceptInsecureCerts: true,
         'webkitgtk:browserOptions': {
           binary: MINIBROWSER,
           args: [

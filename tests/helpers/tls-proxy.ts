@@ -14,6 +14,8 @@ export const TLS_HOST = 'site.test'
 export type TlsProxy = {
   /** `https://site.test:<port>` */
   origin: string
+  /** `https://127.0.0.1:<port>`: the same server, for browsers that cannot map a host name. */
+  loopbackOrigin: string
   port: number
   /** The certificate's public key hash, for Chromium's `--ignore-certificate-errors-spki-list`. */
   spki: string
@@ -24,7 +26,7 @@ export type TlsProxy = {
 
 /**
  * HTTPS in front of a test server, as an ingress terminates TLS in front of the site: a
- * certificate made for `site.test` for this run (openssl, a day, EC P-256), every request
+ * certificate made for `site.test` and 127.0.0.1 for this run (openssl, a day, EC P-256), every request
  * passed to `target` with `X-Forwarded-Proto: https`. Browsers report CSP violations through
  * the Reporting API only from secure contexts on a real host name, which this gives them.
  */
@@ -47,7 +49,7 @@ export async function startTlsProxy(target: string): Promise<TlsProxy> {
       '-subj',
       `/CN=${TLS_HOST}`,
       '-addext',
-      `subjectAltName=DNS:${TLS_HOST}`,
+      `subjectAltName=DNS:${TLS_HOST},IP:127.0.0.1`,
       '-keyout',
       keyFile,
       '-out',
@@ -91,6 +93,7 @@ export async function startTlsProxy(target: string): Promise<TlsProxy> {
   const { port } = server.address() as AddressInfo
   return {
     origin: `https://${TLS_HOST}:${port}`,
+    loopbackOrigin: `https://127.0.0.1:${port}`,
     port,
     spki,
     requests,
