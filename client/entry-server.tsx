@@ -53,6 +53,11 @@ export type RenderOptions = {
    * skips such extra tags in the head when it hydrates.
    */
   head?: (status: number) => string
+  /**
+   * Markup that opens the `<head>`, right after its charset: the import map of scripts from a
+   * CDN (server/render/integrity.ts), which must precede every module and preload.
+   */
+  headStart?: string
 }
 
 export type RenderResult =
@@ -172,7 +177,8 @@ function renderDocument(
 
   const head = options.head?.(context.statusCode)
   return new Promise((resolve, reject) => {
-    const body = head ? insertBeforeHeadEnd(head) : new PassThrough()
+    const body =
+      head || options.headStart ? insertIntoHead(options.headStart, head) : new PassThrough()
     let isSettled = false
     let isFlawed = false
     // Only a document rendered without any error may be kept and served again.
@@ -192,7 +198,10 @@ function renderDocument(
         </Document>
       </I18nProvider>,
       {
-        bootstrapModules: [...data.assets.bootstrap],
+        bootstrapModules: data.assets.bootstrap.map((src) => {
+          const integrity = data.assets.integrity?.[src]
+          return integrity ? { src, integrity, crossOrigin: 'anonymous' } : src
+        }),
         onShellReady: options.waitForAll ? undefined : ready,
         onAllReady: options.waitForAll ? ready : undefined,
         onShellError(error) {
@@ -216,23 +225,42 @@ function renderDocument(
   })
 }
 
+/** The first tag of React's `<head>`: whatever opens the head goes right after it. */
+const HEAD_START = '<meta charSet="utf-8"/>'
+
 /**
- * A pass-through stream that puts `html` before the document's `</head>` (in React's shell,
- * the first chunk it writes); chunks are held back only until that tag has passed.
+ * A pass-through stream that puts `first` right after the head's charset and `last` before
+ * its `</head>` (in React's shell, the first chunk it writes); chunks are held back only
+ * until the head has passed.
  */
-function insertBeforeHeadEnd(html: string): Transform {
+function insertIntoHead(first = '', last = ''): Transform {
   let pending: Buffer | undefined = Buffer.alloc(0)
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       if (!pending) return done(null, chunk)
       const joined = Buffer.concat([pending, chunk])
-      const at = joined.indexOf('</head>')
-      if (at === -1) {
+      const end = joined.indexOf('</head>')
+      if (end === -1) {
         pending = joined
         return done()
       }
       pending = undefined
-      done(null, Buffer.concat([joined.subarray(0, at), Buffer.from(html), joined.subarray(at)]))
+      const parts = [joined.subarray(0, end), Buffer.from(last), joined.subarray(end)]
+      if (first) {
+        const start = joined.indexOf(HEAD_START)
+        if (start === -1 || start > end) {
+          return done(new Error(`React's head no longer starts with ${HEAD_START}`))
+        }
+        const after = start + HEAD_START.length
+        parts.splice(
+          0,
+          1,
+          joined.subarray(0, after),
+          Buffer.from(first),
+          joined.subarray(after, end),
+        )
+      }
+      done(null, Buffer.concat(parts))
     },
     flush(done) {
       done(null, pending?.length ? pending : undefined)

@@ -31,7 +31,7 @@ const FONT = /\.(woff2?|ttf|otf)$/
 // The client build to check: dist/client, or the folder given as the first argument.
 const root = process.argv[2] ?? join(import.meta.dirname, '..', 'dist', 'client')
 const manifest = await loadManifest(join(root, '.vite', 'manifest.json'))
-const resolve = createAssetResolver(manifest, '/')
+const resolve = createAssetResolver(manifest)
 const failures: string[] = []
 const gzipCache = new Map<string, number>()
 

@@ -19,6 +19,8 @@ import { changedPolicySettings, type Config } from './config.ts'
 import { logDestination } from './log-destination.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
+import type { ScriptOrigin } from './render/assets.ts'
+import { loadScriptIntegrity } from './render/integrity.ts'
 import { responseHeadersPlugin } from './plugins/response-headers.ts'
 import { securityHeadersPlugin } from './plugins/security-headers.ts'
 import { staticAssetsPlugin } from './plugins/static-assets.ts'
@@ -206,9 +208,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   }
 
   const isDevelopment = config.NODE_ENV === 'development'
+  // Scripts from the CDN when one is configured, checked by their integrity; from here otherwise.
+  const scripts: ScriptOrigin =
+    config.CDN_URL && !isDevelopment
+      ? {
+          base: `${config.CDN_URL}/`,
+          integrity: await loadScriptIntegrity(distDir, `${config.CDN_URL}/`),
+        }
+      : { base: '/' }
   await app.register(securityHeadersPlugin, {
     isDevelopment,
     cdnUrl: config.CDN_URL,
+    inlineScripts: scripts.integrity ? [scripts.integrity.importMapSource] : [],
     hstsMaxAge: config.HSTS_MAX_AGE,
   })
   await app.register(responseHeadersPlugin, { buildId: () => app.renderer.build.id })
@@ -230,7 +241,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     const { devServerPlugin } = await import('./plugins/dev-server.ts')
     await app.register(devServerPlugin, { root: ROOT })
   } else {
-    await app.register(rendererPlugin, { distDir, wrap: overrides.wrapRenderer })
+    await app.register(rendererPlugin, { distDir, scripts, wrap: overrides.wrapRenderer })
   }
 
   // 4xx with their message as JSON; a 5xx is logged and answered without internals: JSON

@@ -154,7 +154,7 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       date: '2026-11-26',
       hashes: {
         default: { en: '032b44bc034920c1', de: '387234a42db1b652', pl: '91f65fa8df6bc789' },
-        cdn: { en: 'ea82e96412c846a2', de: '2504260de8df0996', pl: '2cdf2e363a8cfd79' },
+        cdn: { en: '02ffa07f4d6fb74b', de: '0c7e8dd36d064cff', pl: '9594abdbf94871c2' },
       },
     },
   ],
@@ -174,7 +174,7 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       date: '2026-11-26',
       hashes: {
         default: { en: '5a733164c8f7b16a', de: 'bee6870820955846', pl: 'ffad61ca2c49c989' },
-        cdn: { en: 'db14c24929099dff', de: '650130e82ea6853b', pl: 'ced374cd1074b934' },
+        cdn: { en: 'c529c9a8a1ee51c2', de: '834a2427b0d48d3e', pl: 'bc6f56f4b4f6264b' },
       },
     },
   ],

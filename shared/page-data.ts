@@ -14,6 +14,9 @@ export type PageAssets = {
   /** Modules React starts with `<script type="module">`: the client entry (in development
    * also Vite's HMR client). */
   bootstrap: readonly string[]
+  /** The `integrity` of bootstrap modules from a CDN (`CDN_URL`), by URL; the import map
+   * names every other script's (server/render/integrity.ts). */
+  integrity?: Readonly<Record<string, string>>
   styles: readonly string[]
   modules: readonly string[]
   fonts: readonly string[]

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin'
 import type * as EntryServer from '#client/entry-server.tsx'
 import type { AssetResolver } from '#shared/page-data.ts'
 import { SHARE_IMAGE_MANIFEST, type ShareImageManifest } from '#shared/share-images.ts'
-import { createAssetResolver, loadManifest } from '../render/assets.ts'
+import { createAssetResolver, loadManifest, type ScriptOrigin } from '../render/assets.ts'
 
 export type BuildInfo = { id: string; timestamp: number }
 
@@ -23,6 +23,8 @@ export type Renderer = {
   previousBuild?: BuildInfo
   /** The build's share images (scripts/write-share-images.ts); none while developing. */
   shareImages?: ShareImageManifest
+  /** What opens every page's head: the import map of scripts from a CDN (integrity.ts). */
+  headStart?: string
 }
 
 declare module 'fastify' {
@@ -34,12 +36,17 @@ declare module 'fastify' {
 export type RendererPluginOptions = {
   /** Output of `npm run build`: `client/`, `server/` and `build-info.json`. */
   distDir: string
+  /** Where the pages' scripts come from (a CDN with their integrity, or the site). */
+  scripts: ScriptOrigin
   /** Lets tests wrap the real renderer (to force a render error, say). */
   wrap?: (renderer: Renderer) => Renderer
 }
 
 /** Loads the built server entry and the client manifest once, at start. */
-export async function loadRenderer(distDir: string, assetBase = '/'): Promise<Renderer> {
+export async function loadRenderer(
+  distDir: string,
+  scripts: ScriptOrigin = { base: '/' },
+): Promise<Renderer> {
   const entryPath = join(distDir, 'server', 'entry-server.js')
   const entry = (await import(pathToFileURL(entryPath).href)) as typeof EntryServer
   const manifest = await loadManifest(join(distDir, 'client', '.vite', 'manifest.json'))
@@ -53,7 +60,8 @@ export async function loadRenderer(distDir: string, assetBase = '/'): Promise<Re
   ) as ShareImageManifest
   return {
     render: entry.render,
-    assets: createAssetResolver(manifest, assetBase),
+    assets: createAssetResolver(manifest, scripts),
+    ...(scripts.integrity ? { headStart: scripts.integrity.importMapElement } : {}),
     build,
     shareImages,
     ...(previousBuild && previousBuild.id !== build.id ? { previousBuild } : {}),
@@ -61,11 +69,10 @@ export async function loadRenderer(distDir: string, assetBase = '/'): Promise<Re
 }
 
 export const rendererPlugin = fp<RendererPluginOptions>(
-  async (app, { distDir, wrap }) => {
+  async (app, { distDir, scripts, wrap }) => {
     let renderer: Renderer
     try {
-      // Hashed assets from the CDN when one is configured, from this server otherwise.
-      renderer = await loadRenderer(distDir, app.config.CDN_URL ? `${app.config.CDN_URL}/` : '/')
+      renderer = await loadRenderer(distDir, scripts)
     } catch (error) {
       throw new Error(`No usable build in ${distDir}: run \`npm run build\` first`, {
         cause: error,

@@ -32,8 +32,10 @@ export const REPORTING_ENDPOINTS = `${REPORT_GROUP}="${CSP_REPORT_PATH}"`
 
 export type SecurityHeadersOptions = {
   isDevelopment: boolean
-  /** A CDN origin that may serve scripts, styles, fonts and images besides the site itself. */
+  /** A CDN origin that may serve scripts besides the site itself. */
   cdnUrl: string | undefined
+  /** Hashes (`'sha256-…'`) of the inline scripts the pages carry: the import map, with a CDN. */
+  inlineScripts: readonly string[]
   /** Seconds of Strict-Transport-Security; 0 sends none (plain HTTP in development). */
   hstsMaxAge: number
 }
@@ -46,9 +48,9 @@ export type SecurityHeadersOptions = {
 export function helmetOptions({
   isDevelopment,
   cdnUrl,
+  inlineScripts,
   hstsMaxAge,
 }: SecurityHeadersOptions): FastifyHelmetOptions {
-  const assetOrigins = cdnUrl ? ["'self'", cdnUrl] : ["'self'"]
   return {
     // Every response, pages, assets, API answers and errors alike.
     global: true,
@@ -59,11 +61,12 @@ export function helmetOptions({
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: assetOrigins,
+        // A CDN serves scripts only, each checked by its integrity (README, Security).
+        scriptSrc: ["'self'", ...(cdnUrl ? [cdnUrl] : []), ...inlineScripts],
         // Development only: Vite injects edited styles as <style> and talks over a WebSocket.
-        styleSrc: isDevelopment ? [...assetOrigins, "'unsafe-inline'"] : assetOrigins,
-        imgSrc: [...assetOrigins, 'data:'],
-        fontSrc: assetOrigins,
+        styleSrc: isDevelopment ? ["'self'", "'unsafe-inline'"] : ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
         connectSrc: isDevelopment ? ["'self'", 'ws:'] : ["'self'"],
         // Development only: Vite's client pings for a restarted server from a blob: worker.
         workerSrc: isDevelopment ? ["'self'", 'blob:'] : ["'self'"],

@@ -17,6 +17,8 @@ const REVALIDATE = 'public, max-age=3600, must-revalidate'
  *   twins get no route of their own; `preCompressed` picks them by Accept-Encoding.
  * - Dotfiles (the `.vite/` manifest) are neither listed nor served; no index, no listing.
  * - ETag and Last-Modified by @fastify/send, which answers revalidations with 304.
+ * - The hashed files are public to every origin (`Access-Control-Allow-Origin: *`): a CDN
+ *   (`CDN_URL`) serves them to the site's pages.
  * - A missing file under /assets/ is a plain 404 (below), not the page route's 404 page.
  * - Registered before @fastify/compress: the compression plugin's onRoute hook then never sees
  *   these routes, so nothing here is compressed again (app.ts keeps that order).
@@ -37,8 +39,11 @@ export const staticAssetsPlugin = fp<StaticAssetsOptions>(
       acceptRanges: false,
       cacheControl: false,
       setHeaders(reply, path) {
-        const relative = path.slice(clientDir.length)
-        reply.header('cache-control', /^[\\/]assets[\\/]/.test(relative) ? IMMUTABLE : REVALIDATE)
+        const isHashed = /^[\\/]assets[\\/]/.test(path.slice(clientDir.length))
+        reply.header('cache-control', isHashed ? IMMUTABLE : REVALIDATE)
+        // A CDN that pulls these files passes this on, so pages may load them from there in
+        // CORS mode, as module scripts and integrity checks need (README, Security).
+        if (isHashed) reply.header('access-control-allow-origin', '*')
         // Spelled as the pages spell it; `preCompressed` adds it in lower case otherwise.
         reply.header('vary', 'Accept-Encoding')
       },

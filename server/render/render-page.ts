@@ -71,6 +71,7 @@ export async function renderAndStore(
     formState,
     formToken,
     runtime: app.runtimeConfig,
+    headStart: app.renderer.headStart,
     // A page of the table gets its own preview and structured data; a 404 or 500 the site's.
     head: (routed) =>
       pageHead(routed === 200 ? pageAt(url.pathname)?.page : undefined, routed, {

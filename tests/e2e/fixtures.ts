@@ -5,17 +5,23 @@ import { test as base, expect, type Page } from '@playwright/test'
 
 /**
  * Fixtures for every browser test:
- * - `offsite`: any request that leaves the test server's origin is aborted and fails the test;
+ * - `offsite`: any request that leaves the test server's origin (and `allowedOrigins`, a CDN's
+ *   say) is aborted and fails the test;
  * - `problems`: console errors and warnings, page errors and CSP violations (Trusted Types
  *   among them: any sink given a plain string) fail the test.
  */
-export const test = base.extend<{ offsite: string[]; problems: string[] }>({
+export const test = base.extend<{
+  allowedOrigins: string[]
+  offsite: string[]
+  problems: string[]
+}>({
+  allowedOrigins: [[], { option: true }],
   offsite: [
-    async ({ context, baseURL }, use) => {
-      const allowed = new URL(baseURL ?? 'http://127.0.0.1').origin
+    async ({ context, baseURL, allowedOrigins }, use) => {
+      const allowed = [new URL(baseURL ?? 'http://127.0.0.1').origin, ...allowedOrigins]
       const offsite: string[] = []
       await context.route(
-        (url) => /^(https?|wss?):$/.test(url.protocol) && url.origin !== allowed,
+        (url) => /^(https?|wss?):$/.test(url.protocol) && !allowed.includes(url.origin),
         (route) => {
           offsite.push(route.request().url())
           return route.abort('blockedbyclient')

@@ -104,7 +104,7 @@ describe('server process', { timeout: 60_000 }, () => {
     expect(await server.exited).toBe(0)
   })
 
-  it('finishes every request sent before SIGTERM while shutting down under load', async () => {
+  it('finishes every request it took up before SIGTERM while shutting down under load', async () => {
     const port = await freePort()
     // The grace period only caps the shutdown (which ends as soon as the last response is
     // sent): generous, so that a starved machine does not turn a clean stop into exit code 1.
@@ -136,10 +136,15 @@ describe('server process', { timeout: 60_000 }, () => {
     await Promise.all(workers)
 
     const before = results.filter((result) => result.startedAt < signalAt)
-    const failed = before.filter((result) => result.outcome !== 200)
+    // A request still on its way when the signal came may reach the server after it: Fastify
+    // then answers 503 (go elsewhere) without taking it up, which is right. Nothing sent
+    // before the signal may fail otherwise, and every request the server took up is answered
+    // 200 (its log lines, below).
+    const failed = before.filter((result) => result.outcome !== 200 && result.outcome !== 503)
     const after = results.filter((result) => result.startedAt >= signalAt)
     console.log(
-      `shutdown under load: ${failed.length} of ${before.length} requests sent before SIGTERM failed; ` +
+      `shutdown under load: ${failed.length} of ${before.length} requests sent before SIGTERM failed ` +
+        `(${before.filter((result) => result.outcome === 503).length} reached it after and were turned away); ` +
         `${after.length} sent after it were turned away (503 or refused), exit code ${code}`,
     )
     expect(code).toBe(0)
@@ -153,7 +158,8 @@ describe('server process', { timeout: 60_000 }, () => {
       .stdout.trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { msg: string; path?: string; statusCode?: number })
-      .filter((line) => line.path === '/de/services' && line.statusCode === 200)
+      .filter((line) => line.path === '/de/services')
+    expect(served.every((line) => line.statusCode === 200)).toBe(true)
     expect(served).toHaveLength(results.filter((result) => result.outcome === 200).length)
   })
 })

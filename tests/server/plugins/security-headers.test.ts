@@ -1,5 +1,7 @@
+import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadScriptIntegrity } from '#server/render/integrity.ts'
 import { CSP_REPORT_PATH } from '#server/routes/csp-reports.ts'
 import { TRUSTED_TYPES_POLICIES } from '#shared/trusted-types.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
@@ -31,6 +33,11 @@ const TRUSTED_TYPES = `require-trusted-types-for 'script';trusted-types ${Object
 const REPORTING = `report-to csp;report-uri ${CSP_REPORT_PATH}`
 const HSTS = { 'strict-transport-security': 'max-age=31536000; includeSubDomains' }
 const CDN = 'https://cdn.example.net'
+/** The import map of this build's scripts at the CDN (server/render/integrity.ts). */
+const IMPORT_MAP = await loadScriptIntegrity(
+  join(import.meta.dirname, '..', '..', '..', 'dist'),
+  `${CDN}/`,
+)
 
 const EXPECTED: Record<string, { env: Record<string, string>; headers: Record<string, string> }> = {
   production: {
@@ -44,7 +51,8 @@ const EXPECTED: Record<string, { env: Record<string, string>; headers: Record<st
   'CDN_URL set': {
     env: { CDN_URL: CDN },
     headers: {
-      'content-security-policy': `default-src 'self';script-src 'self' ${CDN};style-src 'self' ${CDN};img-src 'self' ${CDN} data:;font-src 'self' ${CDN};connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES};${REPORTING}`,
+      // A CDN serves scripts only, and the import map that checks them is allowed by its hash.
+      'content-security-policy': `default-src 'self';script-src 'self' ${CDN} ${IMPORT_MAP.importMapSource};style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';worker-src 'self';manifest-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none';${TRUSTED_TYPES};${REPORTING}`,
       ...SAME_IN_EVERY_SETUP,
       ...HSTS,
     },

@@ -53,24 +53,29 @@ describe('hashed files under /assets/', () => {
     ['*', 'gzip'],
     ['identity', undefined],
     [undefined, undefined],
-  ])('Accept-Encoding %s: sent as %s, immutable, varying by encoding', async (accept, encoding) => {
-    const headers = accept === undefined ? {} : { 'accept-encoding': accept }
-    const plain = await app.inject({ url: script })
-    const response = await app.inject({ url: script, headers })
-    expect(response.statusCode).toBe(200)
-    expect(response.headers['content-encoding']).toBe(encoding)
-    expect(response.headers['cache-control']).toBe(IMMUTABLE)
-    expect(response.headers.vary).toBe('Accept-Encoding')
-    expect(String(response.headers['content-type'])).toMatch(/^(text|application)\/javascript/)
-    // Whatever the encoding, the browser ends up with the same script.
-    const body =
-      encoding === 'br'
-        ? brotliDecompressSync(response.rawPayload)
-        : encoding === 'gzip'
-          ? gunzipSync(response.rawPayload)
-          : response.rawPayload
-    expect(body.equals(plain.rawPayload)).toBe(true)
-  })
+  ])(
+    'Accept-Encoding %s: sent as %s, immutable, varying by encoding, to any origin',
+    async (accept, encoding) => {
+      const headers = accept === undefined ? {} : { 'accept-encoding': accept }
+      const plain = await app.inject({ url: script })
+      const response = await app.inject({ url: script, headers })
+      expect(response.statusCode).toBe(200)
+      expect(response.headers['content-encoding']).toBe(encoding)
+      expect(response.headers['cache-control']).toBe(IMMUTABLE)
+      // A CDN passes it on: the site's pages load the scripts from there in CORS mode.
+      expect(response.headers['access-control-allow-origin']).toBe('*')
+      expect(response.headers.vary).toBe('Accept-Encoding')
+      expect(String(response.headers['content-type'])).toMatch(/^(text|application)\/javascript/)
+      // Whatever the encoding, the browser ends up with the same script.
+      const body =
+        encoding === 'br'
+          ? brotliDecompressSync(response.rawPayload)
+          : encoding === 'gzip'
+            ? gunzipSync(response.rawPayload)
+            : response.rawPayload
+      expect(body.equals(plain.rawPayload)).toBe(true)
+    },
+  )
 
   it('answer a revalidation with 304 by ETag or Last-Modified', async () => {
     const first = await app.inject({ url: script, headers: { 'accept-encoding': 'br' } })
@@ -139,6 +144,7 @@ describe('public files at the root', () => {
     expect(response.statusCode).toBe(200)
     expect(String(response.headers['content-type'])).toMatch(type)
     expect(response.headers['cache-control']).toBe(REVALIDATE)
+    expect(response.headers['access-control-allow-origin']).toBeUndefined()
     // No precompressed twin and no second compression by @fastify/compress.
     expect(response.headers['content-encoding']).toBeUndefined()
     const again = await app.inject({

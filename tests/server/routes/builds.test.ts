@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
@@ -55,20 +56,38 @@ describe('build manifests', () => {
 })
 
 describe('with CDN_URL', () => {
-  it('links hashed assets from the CDN and allows exactly that origin', async () => {
+  it('links scripts from the CDN with their integrity, stylesheets from the site', async () => {
     const cdn = await buildTestApp({ CDN_URL: 'https://cdn.modernwerk.example' })
     try {
       const page = await cdn.inject({ method: 'GET', url: '/pl' })
+      expect(page.body).toMatch(/<link rel="stylesheet" href="\/assets\/entry-client-[\w-]+\.css"/)
       expect(page.body).toMatch(
-        /<link rel="stylesheet" href="https:\/\/cdn\.modernwerk\.example\/assets\/entry-client-[\w-]+\.css"/,
-      )
-      expect(page.body).toMatch(
-        /<script type="module" src="https:\/\/cdn\.modernwerk\.example\/assets\/entry-client-[\w-]+\.js"/,
+        /<script type="module" src="https:\/\/cdn\.modernwerk\.example\/assets\/entry-client-[\w-]+\.js" integrity="sha384-[\w+/]{64}" crossorigin=""/,
       )
       expect(page.body).toContain('"cdnURL":"https://cdn.modernwerk.example"')
+      // The import map opens the head and is allowed by its hash, the CDN for scripts only.
+      const map = /<head><meta charSet="utf-8"\/><script type="importmap">([^<]+)<\/script>/.exec(
+        page.body,
+      )?.[1]
+      expect(map).toBeDefined()
       const csp = String(page.headers['content-security-policy'])
-      expect(csp).toContain("script-src 'self' https://cdn.modernwerk.example")
-      expect(csp).toContain("font-src 'self' https://cdn.modernwerk.example")
+      const hash = createHash('sha256')
+        .update(map ?? '')
+        .digest('base64')
+      expect(csp).toContain(`script-src 'self' https://cdn.modernwerk.example 'sha256-${hash}';`)
+      expect(csp).toContain("style-src 'self';")
+      expect(csp).toContain("font-src 'self';")
+      const { integrity, imports } = JSON.parse(map ?? '{}') as {
+        integrity: Record<string, string>
+        imports: Record<string, string>
+      }
+      const entry = /src="(https:\/\/cdn[^"]+entry-client-[\w-]+\.js)"/.exec(page.body)?.[1] ?? ''
+      expect(integrity[entry]).toMatch(/^sha384-/)
+      expect(Object.keys(integrity).length).toBeGreaterThan(20)
+      for (const [from, to] of Object.entries(imports)) {
+        expect(from.replace('https://cdn.modernwerk.example', '')).toBe(to)
+        expect(to).toMatch(/^\/assets\/[\w-]+\.css$/)
+      }
     } finally {
       await cdn.close()
     }
