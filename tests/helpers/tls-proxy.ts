@@ -19,6 +19,8 @@ export type TlsProxy = {
   port: number
   /** The certificate's public key hash, for Chromium's `--ignore-certificate-errors-spki-list`. */
   spki: string
+  /** The certificate (PEM), for clients told to trust it (`NODE_EXTRA_CA_CERTS`). */
+  certificate: string
   /** Every request passed on: method, path and content type, in order. */
   requests: { method: string; path: string; contentType: string }[]
   close(): Promise<void>
@@ -30,7 +32,10 @@ export type TlsProxy = {
  * passed to `target` with `X-Forwarded-Proto: https`. Browsers report CSP violations through
  * the Reporting API only from secure contexts on a real host name, which this gives them.
  */
-export async function startTlsProxy(target: string): Promise<TlsProxy> {
+export async function startTlsProxy(
+  target: string,
+  { port: listenPort = 0 }: { port?: number } = {},
+): Promise<TlsProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'modernwerk-tls-'))
   const keyFile = join(dir, 'key.pem')
   const certFile = join(dir, 'cert.pem')
@@ -88,7 +93,7 @@ export async function startTlsProxy(target: string): Promise<TlsProxy> {
     forwarded.on('error', () => response.destroy())
     request.pipe(forwarded)
   })
-  server.listen(0, '127.0.0.1')
+  server.listen(listenPort, '127.0.0.1')
   await once(server, 'listening')
   const { port } = server.address() as AddressInfo
   return {
@@ -96,6 +101,7 @@ export async function startTlsProxy(target: string): Promise<TlsProxy> {
     loopbackOrigin: `https://127.0.0.1:${port}`,
     port,
     spki,
+    certificate: cert.toString(),
     requests,
     async close() {
       server.closeAllConnections()
