@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { CLIENT_ENTRY, HYDRATE_MODULE } from '#server/render/assets.ts'
 import { screenSource } from '#shared/pages.ts'
-import { startPullCdn, type PullCdn } from '#tests/helpers/cdn.ts'
+import { builtFile, startPullCdn, type PullCdn } from '#tests/helpers/cdn.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 /**
@@ -16,19 +16,6 @@ import { expect, test, waitForHydration } from './fixtures.ts'
 const PORT = Number(process.env.SRI_E2E_PORT ?? 18330)
 const SITE = `http://127.0.0.1:${PORT}`
 const CDN_PORT = PORT + 1
-
-/** The build's file of a source, as the client manifest names it. */
-function builtFile(source: string): string {
-  const manifest = JSON.parse(
-    readFileSync(
-      join(import.meta.dirname, '..', '..', 'dist', 'client', '.vite', 'manifest.json'),
-      'utf8',
-    ),
-  ) as Record<string, { file: string }>
-  const chunk = manifest[source]
-  if (!chunk) throw new Error(`the build has no ${source}: run npm run build`)
-  return `/${chunk.file}`
-}
 
 /** How Chromium says it refused a file whose hash does not match. */
 const REFUSED = /integrity/i
@@ -45,7 +32,8 @@ test.use({ baseURL: SITE, allowedOrigins: [`http://localhost:${CDN_PORT}`] })
 test.describe.configure({ mode: 'serial' })
 
 test.beforeAll(async () => {
-  cdn = await startPullCdn(CDN_PORT, SITE)
+  cdn = await startPullCdn(CDN_PORT)
+  cdn.pullFrom(SITE)
   server = spawn(process.execPath, ['server/main.ts'], {
     env: {
       PATH: process.env.PATH,

@@ -10,6 +10,7 @@ import {
   type EngineOptions,
 } from './drivers.ts'
 import {
+  expectNoProblems,
   formJourney,
   languageJourney,
   pageColours,
@@ -22,9 +23,12 @@ import {
   screenshotJourney,
   startSite,
   themeJourney,
+  until,
   type Site,
 } from './journeys.ts'
 import { CSP_REPORT_PATH } from '#server/routes/csp-reports.ts'
+import { screenSource } from '#shared/pages.ts'
+import { builtFile, startPullCdn, type PullCdn } from '#tests/helpers/cdn.ts'
 import { sumOf } from '#tests/helpers/metrics.ts'
 import { startTlsProxy, type TlsProxy } from '#tests/helpers/tls-proxy.ts'
 import { rawHtmlAttempts } from '#tests/helpers/trusted-types.ts'
@@ -220,6 +224,56 @@ for (const name of ENGINE_NAMES) {
 
       it('navigates in the page without view transitions', async () => {
         await navigationJourney(engine(), site, 1280)
+      })
+    })
+
+    describe('scripts from a CDN (CDN_URL), each checked by its integrity', () => {
+      const engine = useEngine(name)
+      let cdn: PullCdn
+      let cdnSite: Site
+      beforeAll(async () => {
+        cdn = await startPullCdn()
+        cdnSite = await startSite({ CDN_URL: cdn.origin })
+        cdn.pullFrom(cdnSite.origin)
+      })
+      afterAll(async () => {
+        await cdnSite.close()
+        await cdn.close()
+      })
+
+      it('a page chunk changed at the CDN is refused: the server renders the page instead', async () => {
+        const chunk = builtFile(screenSource('services'))
+        cdn.corrupt(chunk)
+        // Hydrated from the CDN: the entry by its attribute, the rest through the import map.
+        await open(engine(), cdnSite, '/about')
+        await expectNoProblems(engine(), cdnSite, '/about from the CDN')
+        await engine().click('nav a[href="/services"]')
+        // The app cannot run the chunk; its error view loads /services from the server, where
+        // hydration needs the same chunk and gives up: the page works without its script.
+        const problems: string[] = []
+        await until(engine(), 'reloaded as the server page', () => {
+          const [navigation] = performance.getEntriesByType('navigation')
+          return (
+            navigation?.name.endsWith('/services') === true && document.readyState === 'complete'
+          )
+        })
+        await vi.waitFor(
+          async () => {
+            problems.push(...(await engine().run(takeProblems)))
+            expect(problems.some((problem) => problem.includes('could not start'))).toBe(true)
+          },
+          { timeout: 20_000, interval: 250 },
+        )
+        expect(cdn.requests).toContain(chunk)
+        expect(
+          await engine().run(() => ({
+            ran: 'tamperedAtCdn' in globalThis,
+            hydrated: document.documentElement.dataset.hydrated ?? null,
+            heading: Boolean(document.querySelector('h1')),
+          })),
+        ).toEqual({ ran: false, hydrated: null, heading: true })
+        cdn.restore(chunk)
+        cdnSite.proxy.takeFailures()
       })
     })
 

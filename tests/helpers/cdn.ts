@@ -1,11 +1,29 @@
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { createServer, request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+
+/** The path of a source's file in the client build (`/assets/…`), from Vite's manifest. */
+export function builtFile(source: string): string {
+  const manifest = JSON.parse(
+    readFileSync(
+      join(import.meta.dirname, '..', '..', 'dist', 'client', '.vite', 'manifest.json'),
+      'utf8',
+    ),
+  ) as Record<string, { file: string }>
+  const chunk = manifest[source]
+  if (!chunk) throw new Error(`the build has no ${source}: run npm run build`)
+  return `/${chunk.file}`
+}
 
 export type PullCdn = {
   /** `http://localhost:<port>`: another origin than the site's `127.0.0.1`. */
   origin: string
   /** Every path asked for, in order. */
   requests: string[]
+  /** The site it pulls from (the site needs the CDN's origin first, for `CDN_URL`). */
+  pullFrom(site: string): void
   /**
    * From now on, serves this script with a line added that would run if the browser let it
    * (it sets `globalThis.tamperedAtCdn`), as a compromised edge would.
@@ -18,16 +36,17 @@ export type PullCdn = {
 
 /**
  * A CDN as `CDN_URL` expects one: a second origin that pulls `/assets/` from the site and
- * serves it with the site's own headers (tests/e2e/subresource-integrity.spec.ts).
+ * serves it with the site's own headers (tests/e2e/subresource-integrity.spec.ts,
+ * tests/engines). On `port`, or any free one.
  */
-export async function startPullCdn(port: number, site: string): Promise<PullCdn> {
-  const upstream = new URL(site)
+export async function startPullCdn(port = 0): Promise<PullCdn> {
+  let upstream: URL | undefined
   const requests: string[] = []
   const corrupted = new Set<string>()
   const server = createServer((request, response) => {
     const path = request.url ?? '/'
     requests.push(path)
-    if (!path.startsWith('/assets/') || request.method !== 'GET') {
+    if (!upstream || !path.startsWith('/assets/') || request.method !== 'GET') {
       response.writeHead(404).end()
       return
     }
@@ -54,8 +73,9 @@ export async function startPullCdn(port: number, site: string): Promise<PullCdn>
   server.listen(port, '127.0.0.1')
   await once(server, 'listening')
   return {
-    origin: `http://localhost:${port}`,
+    origin: `http://localhost:${(server.address() as AddressInfo).port}`,
     requests,
+    pullFrom: (site) => void (upstream = new URL(site)),
     corrupt: (path) => void corrupted.add(path),
     restore: (path) => void corrupted.delete(path),
     async close() {
