@@ -209,13 +209,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
 
   const isDevelopment = config.NODE_ENV === 'development'
   // Scripts from the CDN when one is configured, checked by their integrity; from here otherwise.
-  const scripts: ScriptOrigin =
-    config.CDN_URL && !isDevelopment
-      ? {
-          base: `${config.CDN_URL}/`,
-          integrity: await loadScriptIntegrity(distDir, `${config.CDN_URL}/`),
-        }
-      : { base: '/' }
+  const cdnBase = config.CDN_URL && !isDevelopment ? `${config.CDN_URL}/` : undefined
+  const scripts: ScriptOrigin = cdnBase
+    ? { base: cdnBase, integrity: await loadScriptIntegrity(distDir, cdnBase) }
+    : { base: '/' }
   await app.register(securityHeadersPlugin, {
     isDevelopment,
     cdnUrl: config.CDN_URL,
