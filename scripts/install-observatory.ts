@@ -3,8 +3,11 @@
 // Without its install scripts: they download Chromium's HSTS preload list and a CA bundle
 // from outside the npm registry, which these machines cannot reach (tests/helpers/observatory.ts).
 import { execFileSync } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import {
   OBSERVATORY_DIR,
+  OBSERVATORY_PRELOAD_LIST,
   OBSERVATORY_VERSION,
   observatoryInstalled,
 } from '#tests/helpers/observatory.ts'
@@ -26,5 +29,7 @@ if (observatoryInstalled()) {
     ],
     { stdio: 'inherit' },
   )
+  mkdirSync(dirname(OBSERVATORY_PRELOAD_LIST), { recursive: true })
+  writeFileSync(OBSERVATORY_PRELOAD_LIST, '{}\n')
   console.log(`Observatory scanner ${OBSERVATORY_VERSION}: installed in ${OBSERVATORY_DIR}`)
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { CLIENT_ENTRY, HYDRATE_MODULE } from '#server/render/assets.ts'
 import { screenSource } from '#shared/pages.ts'
 import { builtFile, startPullCdn, type PullCdn } from '#tests/helpers/cdn.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 /**
@@ -49,18 +50,14 @@ test.beforeAll(async () => {
     stdio: 'ignore',
   })
   // A deadline, not a count of tries: a busy machine may take many seconds to start it.
-  const started = Date.now()
-  while (Date.now() - started < 30_000) {
-    if (
-      await fetch(`${SITE}/healthz`).then(
+  await eventually(
+    () =>
+      fetch(`${SITE}/healthz`).then(
         (answer) => answer.ok,
         () => false,
-      )
-    )
-      return
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`the server with CDN_URL did not start within 30 s`)
+      ),
+    30_000,
+  )
 })
 
 test.afterAll(async () => {
@@ -121,7 +118,7 @@ for (const { source, checkedBy } of [
     page,
     problems,
   }) => {
-    const entry = builtFile(source)
+    const entry = await builtFile(source)
     cdn.corrupt(entry)
     try {
       await page.goto('/contact')
@@ -145,7 +142,7 @@ test('a page chunk changed at the CDN is refused when the app navigates to it', 
   page,
   problems,
 }) => {
-  const chunk = builtFile(screenSource('services'))
+  const chunk = await builtFile(screenSource('services'))
   cdn.corrupt(chunk)
   try {
     await page.goto('/about')

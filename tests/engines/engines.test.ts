@@ -242,37 +242,40 @@ for (const name of ENGINE_NAMES) {
       })
 
       it('a page chunk changed at the CDN is refused: the server renders the page instead', async () => {
-        const chunk = builtFile(screenSource('services'))
+        const chunk = await builtFile(screenSource('services'))
         cdn.corrupt(chunk)
-        // Hydrated from the CDN: the entry by its attribute, the rest through the import map.
-        await open(engine(), cdnSite, '/about')
-        await expectNoProblems(engine(), cdnSite, '/about from the CDN')
-        await engine().click('nav a[href="/services"]')
-        // The app cannot run the chunk; its error view loads /services from the server, where
-        // hydration needs the same chunk and gives up: the page works without its script.
-        const problems: string[] = []
-        await until(engine(), 'reloaded as the server page', () => {
-          const [navigation] = performance.getEntriesByType('navigation')
-          return (
-            navigation?.name.endsWith('/services') === true && document.readyState === 'complete'
+        try {
+          // Hydrated from the CDN: the entry by its attribute, the rest through the import map.
+          await open(engine(), cdnSite, '/about')
+          await expectNoProblems(engine(), cdnSite, '/about from the CDN')
+          await engine().click('nav a[href="/services"]')
+          // The app cannot run the chunk; its error view loads /services from the server, where
+          // hydration needs the same chunk and gives up: the page works without its script.
+          const problems: string[] = []
+          await until(engine(), 'reloaded as the server page', () => {
+            const [navigation] = performance.getEntriesByType('navigation')
+            return (
+              navigation?.name.endsWith('/services') === true && document.readyState === 'complete'
+            )
+          })
+          await vi.waitFor(
+            async () => {
+              problems.push(...(await engine().run(takeProblems)))
+              expect(problems.some((problem) => problem.includes('could not start'))).toBe(true)
+            },
+            { timeout: 20_000, interval: 250 },
           )
-        })
-        await vi.waitFor(
-          async () => {
-            problems.push(...(await engine().run(takeProblems)))
-            expect(problems.some((problem) => problem.includes('could not start'))).toBe(true)
-          },
-          { timeout: 20_000, interval: 250 },
-        )
-        expect(cdn.requests).toContain(chunk)
-        expect(
-          await engine().run(() => ({
-            ran: 'tamperedAtCdn' in globalThis,
-            hydrated: document.documentElement.dataset.hydrated ?? null,
-            heading: Boolean(document.querySelector('h1')),
-          })),
-        ).toEqual({ ran: false, hydrated: null, heading: true })
-        cdn.restore(chunk)
+          expect(cdn.requests).toContain(chunk)
+          expect(
+            await engine().run(() => ({
+              ran: 'tamperedAtCdn' in globalThis,
+              hydrated: document.documentElement.dataset.hydrated ?? null,
+              heading: Boolean(document.querySelector('h1')),
+            })),
+          ).toEqual({ ran: false, hydrated: null, heading: true })
+        } finally {
+          cdn.restore(chunk)
+        }
         cdnSite.proxy.takeFailures()
       })
     })

@@ -1,17 +1,14 @@
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
 import { createServer, request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { loadManifest } from '#server/render/assets.ts'
 
 /** The path of a source's file in the client build (`/assets/…`), from Vite's manifest. */
-export function builtFile(source: string): string {
-  const manifest = JSON.parse(
-    readFileSync(
-      join(import.meta.dirname, '..', '..', 'dist', 'client', '.vite', 'manifest.json'),
-      'utf8',
-    ),
-  ) as Record<string, { file: string }>
+export async function builtFile(source: string): Promise<string> {
+  const manifest = await loadManifest(
+    join(import.meta.dirname, '..', '..', 'dist', 'client', '.vite', 'manifest.json'),
+  )
   const chunk = manifest[source]
   if (!chunk) throw new Error(`the build has no ${source}: run npm run build`)
   return `/${chunk.file}`

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -18,10 +18,16 @@ export const OBSERVATORY_DIR = join(
   `mdn-http-observatory-${OBSERVATORY_VERSION}`,
 )
 const PACKAGE_DIR = join(OBSERVATORY_DIR, 'node_modules', '@mdn', 'mdn-http-observatory')
+/**
+ * Chromium's HSTS preload list, which the scanner's install script would download: empty
+ * here (scripts/install-observatory.ts writes it), the test host being on no preload list,
+ * which is what that list would say of it.
+ */
+export const OBSERVATORY_PRELOAD_LIST = join(PACKAGE_DIR, 'conf', 'hsts-preload.json')
 
-/** Whether the pinned scanner is installed where `.ci/run` puts it. */
+/** Whether the pinned scanner is installed where `.ci/run` puts it, preload list and all. */
 export function observatoryInstalled(): boolean {
-  return existsSync(join(PACKAGE_DIR, 'package.json'))
+  return existsSync(join(PACKAGE_DIR, 'package.json')) && existsSync(OBSERVATORY_PRELOAD_LIST)
 }
 
 export type ObservatoryResult = {
@@ -35,18 +41,11 @@ export type ObservatoryResult = {
  * Scans `https://<hostname>` (and `http://<hostname>`, for the redirect) as the Observatory
  * does, on ports 443 and 80, which its scanner cannot be told otherwise, trusting the given
  * certificate (PEM). In a process of its own: Node reads extra CA certificates at start.
- * The HSTS preload list its install script would download is empty here: the test host is
- * on no preload list, which is what that list would say of it.
  */
 export async function observatoryScan(
   hostname: string,
   certificate: string,
 ): Promise<ObservatoryResult> {
-  const preload = join(PACKAGE_DIR, 'conf', 'hsts-preload.json')
-  if (!existsSync(preload)) {
-    mkdirSync(join(PACKAGE_DIR, 'conf'), { recursive: true })
-    writeFileSync(preload, '{}\n')
-  }
   const dir = mkdtempSync(join(tmpdir(), 'modernwerk-observatory-'))
   const ca = join(dir, 'ca.pem')
   writeFileSync(ca, certificate)

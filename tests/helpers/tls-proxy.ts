@@ -28,8 +28,8 @@ export type TlsProxy = {
 
 /**
  * HTTPS in front of a test server, as an ingress terminates TLS in front of the site: a
- * certificate made for `site.test` and 127.0.0.1 for this run (openssl, a day, EC P-256), every request
- * passed to `target` with `X-Forwarded-Proto: https`. Browsers report CSP violations through
+ * certificate made for `site.test` and 127.0.0.1 for this run (openssl, a day, EC P-256),
+ * every request passed to `target` with `X-Forwarded-Proto: https`. Browsers report CSP violations through
  * the Reporting API only from secure contexts on a real host name, which this gives them.
  */
 export async function startTlsProxy(
