@@ -8,6 +8,9 @@ export default defineConfig({
     environment: 'node',
     fileParallelism: false,
     testTimeout: 60_000,
+    // Once more, in a new browser, only when a browser stopped answering its driver
+    // (tests/engines/drivers.ts, EngineUnresponsive); any other failure fails at once.
+    retry: { count: 1, condition: /did not answer/ },
     // A browser's first start on a busy machine: Firefox took 14 s here once.
     hookTimeout: 120_000,
   },

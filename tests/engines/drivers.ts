@@ -71,6 +71,40 @@ export type Engine = {
   close(): Promise<void>
 }
 
+/** The driver calls of an `Engine`, each held to `CALL_DEADLINE_MS`. */
+const CALLS = [
+  'goto',
+  'run',
+  'setWidth',
+  'gotoFramed',
+  'url',
+  'click',
+  'fill',
+  'select',
+  'screenshot',
+] as const satisfies readonly (keyof Engine)[]
+
+/**
+ * How long one driver call may take. A page load, the longest, takes about a second, a few on
+ * a busy machine; the drivers' own limits for a page load and a script (`PAGE_LIMITS_MS`) come
+ * first, so a page that does not load fails as such. A call past this deadline is a browser that
+ * stopped answering: WebKitGTK's driver was seen waiting on its browser for good (every later
+ * call queued behind it) with the site answering and every process idle.
+ */
+export const CALL_DEADLINE_MS = 30_000
+const PAGE_LIMITS_MS = { pageLoad: 20_000, script: 20_000 }
+
+/** A browser that stopped answering its driver: the test may run again in a new one. */
+export class EngineUnresponsive extends Error {
+  override name = 'EngineUnresponsive'
+}
+
+/** An engine whose calls are held to the deadline; past it, the browser is not used again. */
+export type WatchedEngine = Engine & {
+  /** The call the browser stopped answering, or one a timed-out test left running; else null. */
+  stuckOn(): string | null
+}
+
 const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 const MINIBROWSER =
   process.env.MINIBROWSER_PATH ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
@@ -92,18 +126,69 @@ export function missingFor(name: EngineName): string | null {
 export async function launchEngine(
   name: EngineName,
   settings: Partial<EngineOptions> = {},
-): Promise<Engine> {
+): Promise<WatchedEngine> {
   const options = { ...DEFAULT_OPTIONS, ...settings }
-  return name === 'gecko' ? launchGecko(options) : launchWebKit(options)
+  return watched(await (name === 'gecko' ? launchGecko(options) : launchWebKit(options)))
+}
+
+function watched(engine: Engine): WatchedEngine {
+  let stuck: string | null = null
+  const running = new Set<string>()
+  const calls = Object.fromEntries(
+    CALLS.map((call) => [
+      call,
+      async (...args: unknown[]) => {
+        const what = `${call}(${describeArguments(args)})`
+        if (stuck) throw new EngineUnresponsive(`${engine.name} did not answer ${stuck}`)
+        running.add(what)
+        let timer: NodeJS.Timeout | undefined
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            stuck = what
+            reject(
+              new EngineUnresponsive(
+                `${engine.name} did not answer ${what} within ${CALL_DEADLINE_MS / 1000} s`,
+              ),
+            )
+          }, CALL_DEADLINE_MS)
+        })
+        try {
+          const method = (engine[call] as (...values: unknown[]) => Promise<unknown>).bind(engine)
+          return await Promise.race([method(...args), deadline])
+        } finally {
+          clearTimeout(timer)
+          running.delete(what)
+        }
+      },
+    ]),
+  ) as Pick<Engine, (typeof CALLS)[number]>
+  return {
+    ...engine,
+    ...calls,
+    stuckOn: () => stuck ?? running.values().next().value ?? null,
+  }
+}
+
+/** A call's arguments (JSON, or a function) for a message: a function by its name, JSON cut short. */
+function describeArguments(args: unknown[]): string {
+  return args
+    .map((arg) =>
+      typeof arg === 'function' ? arg.name || 'function' : JSON.stringify(arg).slice(0, 120),
+    )
+    .join(', ')
 }
 
 const VIEWPORT_HEIGHT = 800
+/** How long a browser may take to close before it is killed. */
+const CLOSE_DEADLINE_MS = 5_000
 
 async function launchGecko(options: EngineOptions): Promise<Engine> {
   const browser: Browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
     headless: true,
+    // A call the browser never answers ends here (the watchdog's deadline, above, is the same).
+    protocolTimeout: CALL_DEADLINE_MS,
     // The HTTPS test origin's certificate is made for the run (tests/helpers/tls-proxy.ts).
     acceptInsecureCerts: true,
     extraPrefsFirefox: {
@@ -117,6 +202,7 @@ async function launchGecko(options: EngineOptions): Promise<Engine> {
     env: { ...process.env, MOZ_REMOTE_SETTINGS_DEVTOOLS: '1' },
   })
   const page: Page = await browser.newPage()
+  page.setDefaultNavigationTimeout(PAGE_LIMITS_MS.pageLoad)
   await page.setViewport({ width: 1280, height: VIEWPORT_HEIGHT })
   /** Where `run` runs: the page, or the frame `gotoFramed` opened. */
   let target: Page | Frame = page
@@ -166,7 +252,12 @@ async function launchGecko(options: EngineOptions): Promise<Engine> {
       await page.screenshot({ path, fullPage: true })
     },
     async close() {
-      await browser.close()
+      // A browser that stopped answering may not close either: then it is killed.
+      const closed = await Promise.race([
+        browser.close().then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_DEADLINE_MS)),
+      ]).catch(() => false)
+      if (!closed) browser.process()?.kill('SIGKILL')
     },
   }
 }
@@ -189,11 +280,18 @@ async function launchWebKit(options: EngineOptions): Promise<Engine> {
     { detached: true, stdio: 'ignore', env: { ...process.env, XDG_CONFIG_HOME: config } },
   )
   const base = `http://127.0.0.1:${port}`
-  async function command<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async function command<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    // A moment past the watchdog's deadline, which names the call; this one frees the socket.
+    deadline = CALL_DEADLINE_MS + 1_000,
+  ): Promise<T> {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(deadline),
     })
     const answer = (await response.json()) as { value: T & { error?: string; message?: string } }
     if (!response.ok) {
@@ -217,6 +315,7 @@ async function launchWebKit(options: EngineOptions): Promise<Engine> {
         browserName: 'MiniBrowser',
         // The HTTPS test origin's certificate is made for the run (tests/helpers/tls-proxy.ts).
         acceptInsecureCerts: true,
+        timeouts: PAGE_LIMITS_MS,
         'webkitgtk:browserOptions': {
           binary: MINIBROWSER,
           args: [
@@ -312,7 +411,7 @@ async function launchWebKit(options: EngineOptions): Promise<Engine> {
       writeFileSync(path, Buffer.from(png, 'base64'))
     },
     async close() {
-      await command('DELETE', session).catch(() => undefined)
+      await command('DELETE', session, undefined, CLOSE_DEADLINE_MS).catch(() => undefined)
       rmSync(config, { recursive: true, force: true })
       if (driver.pid) {
         try {

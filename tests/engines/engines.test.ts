@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { ONE_PAGE_PER_LAYOUT } from '#tests/e2e/page-layouts.ts'
 import {
@@ -8,6 +8,7 @@ import {
   type Engine,
   type EngineName,
   type EngineOptions,
+  type WatchedEngine,
 } from './drivers.ts'
 import {
   expectNoProblems,
@@ -84,10 +85,22 @@ const LAYOUT_PAGES = ONE_PAGE_PER_LAYOUT.filter(({ locale }) => locale === 'en')
 /** Where `ENGINE_SCREENSHOTS` asks for the layouts' screenshots (README, Browser engines). */
 const SCREENSHOTS = process.env.ENGINE_SCREENSHOTS
 
-/** A browser of one engine with one set of options for the tests of a `describe`. */
+/**
+ * A browser of one engine with one set of options for the tests of a `describe`. A browser
+ * that stopped answering (drivers.ts, `CALL_DEADLINE_MS`) is replaced before the next test,
+ * and the test it failed runs once more (vitest.engines.config.ts): the warning says so.
+ */
 function useEngine(name: EngineName, options: Partial<EngineOptions> = {}): () => Engine {
-  let engine: Engine | null = null
+  let engine: WatchedEngine | null = null
   beforeAll(async () => {
+    engine = await launchEngine(name, options)
+  })
+  beforeEach(async () => {
+    const stuckOn = engine?.stuckOn()
+    if (!engine || !stuckOn) return
+    console.warn(`${name}: the browser stopped answering ${stuckOn}; starting a new one`)
+    await engine.close()
+    engine = null
     engine = await launchEngine(name, options)
   })
   afterAll(async () => {

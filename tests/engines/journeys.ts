@@ -20,7 +20,7 @@ import { sumOf } from '#tests/helpers/metrics.ts'
 import { PERSON_PAUSE_MS } from '#tests/helpers/form-token.ts'
 import { get, shown, texts, titleText } from '#tests/helpers/locales.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
-import type { Engine } from './drivers.ts'
+import { EngineUnresponsive, type Engine } from './drivers.ts'
 import {
   FRAME_PATH,
   noViewTransitionRunning,
@@ -80,6 +80,7 @@ export async function until<A extends unknown[]>(
       if (await engine.run(condition, ...args)) return
       lastError = null
     } catch (error) {
+      if (error instanceof EngineUnresponsive) throw error
       lastError = error
     }
     if (Date.now() - started > TIMEOUT_MS) {
