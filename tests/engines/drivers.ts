@@ -68,6 +68,8 @@ export type Engine = {
   select(selector: string, value: string): Promise<void>
   /** A PNG of the whole page (WebKit: of the viewport, which is all its driver shows). */
   screenshot(path: string): Promise<void>
+  /** Whether the page still answers its driver: a script that returns at once, within 5 s. */
+  answering(): Promise<boolean>
   close(): Promise<void>
 }
 
@@ -87,12 +89,18 @@ const CALLS = [
 /**
  * How long one driver call may take. A page load, the longest, takes about a second, a few on
  * a busy machine; the drivers' own limits for a page load and a script (`PAGE_LIMITS_MS`) come
- * first, so a page that does not load fails as such. A call past this deadline is a browser that
- * stopped answering: WebKitGTK's driver was seen waiting on its browser for good (every later
- * call queued behind it) with the site answering and every process idle.
+ * first. A browser stops answering in two ways, both seen in CI with WebKitGTK 2.50, the site
+ * answering and every process idle: its driver waits on it for good (every later call queued
+ * behind the stuck one), or its page answers every command with the driver's `timeout`, for
+ * good, while a new window of the same browser works. So a call past this deadline, or one that
+ * timed out on a page that then fails the liveness probe (`answering`), is a browser that
+ * stopped answering; a page that merely did not load in time, in a browser that still answers,
+ * fails as such.
  */
 export const CALL_DEADLINE_MS = 30_000
 const PAGE_LIMITS_MS = { pageLoad: 20_000, script: 20_000 }
+/** How long the liveness probe's trivial script may take. */
+const PROBE_DEADLINE_MS = 5_000
 
 /** A browser that stopped answering its driver: the test may run again in a new one. */
 export class EngineUnresponsive extends Error {
@@ -144,17 +152,22 @@ function watched(engine: Engine): WatchedEngine {
         let timer: NodeJS.Timeout | undefined
         const deadline = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
-            stuck = what
-            reject(
-              new EngineUnresponsive(
-                `${engine.name} did not answer ${what} within ${CALL_DEADLINE_MS / 1000} s`,
-              ),
-            )
+            reject(new Error(`${what} took over ${CALL_DEADLINE_MS / 1000} s`))
           }, CALL_DEADLINE_MS)
         })
         try {
           const method = (engine[call] as (...values: unknown[]) => Promise<unknown>).bind(engine)
           return await Promise.race([method(...args), deadline])
+        } catch (error) {
+          // Out of time: a slow page, or a browser that stopped answering? The probe tells.
+          const late = error instanceof Error && /took over|time(d )?out/i.test(error.message)
+          if (late && !(await engine.answering())) {
+            stuck = what
+            throw new EngineUnresponsive(
+              `${engine.name} did not answer ${what} (${error.message}), nor a script after it`,
+            )
+          }
+          throw error
         } finally {
           clearTimeout(timer)
           running.delete(what)
@@ -250,6 +263,12 @@ async function launchGecko(options: EngineOptions): Promise<Engine> {
     },
     async screenshot(path) {
       await page.screenshot({ path, fullPage: true })
+    },
+    async answering() {
+      return Promise.race([
+        target.evaluate(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), PROBE_DEADLINE_MS)),
+      ]).catch(() => false)
     },
     async close() {
       // A browser that stopped answering may not close either: then it is killed.
@@ -409,6 +428,16 @@ async function launchWebKit(options: EngineOptions): Promise<Engine> {
     async screenshot(path) {
       const png = await command<string>('GET', `${session}/screenshot`)
       writeFileSync(path, Buffer.from(png, 'base64'))
+    },
+    async answering() {
+      return command(
+        'POST',
+        `${session}/execute/sync`,
+        { script: 'return true', args: [] },
+        PROBE_DEADLINE_MS,
+      )
+        .then(() => true)
+        .catch(() => false)
     },
     async close() {
       await command('DELETE', session, undefined, CLOSE_DEADLINE_MS).catch(() => undefined)
