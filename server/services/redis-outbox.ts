@@ -2,6 +2,7 @@ import { Queue, Worker, type Job, type JobType, type JobsOptions } from 'bullmq'
 import { Redis, type RedisOptions } from 'ioredis'
 import { isContactSubmission, senderKey, type OutboxItem, type RemovedEntry } from './outbox.ts'
 import { retryDelay, type DeliveryCounters, type DeliveryLog } from './delivery.ts'
+import { withinTime } from './within-time.ts'
 
 export const QUEUE_NAME = 'contact'
 export const QUEUE_PREFIX = 'modernwerk'
@@ -27,18 +28,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
  * same submission id: the form's retry adds no second lead.
  */
 const PUT_TIMEOUT_MS = 2_000
-
-async function withinTime<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms)
-  })
-  try {
-    return await Promise.race([work, late])
-  } finally {
-    clearTimeout(timer)
-  }
-}
 
 /** Delivery is retried for as long as SMTP is down: no message ends after N attempts. */
 const ATTEMPTS = 1_000_000

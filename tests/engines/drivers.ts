@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
+import { withinTime } from '#server/services/within-time.ts'
 import { freePort } from '#tests/helpers/net.ts'
 
 /**
@@ -149,15 +150,13 @@ function watched(engine: Engine): WatchedEngine {
         const what = `${call}(${describeArguments(args)})`
         if (stuck) throw new EngineUnresponsive(`${engine.name} did not answer ${stuck}`)
         running.add(what)
-        let timer: NodeJS.Timeout | undefined
-        const deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            reject(new Error(`${what} took over ${CALL_DEADLINE_MS / 1000} s`))
-          }, CALL_DEADLINE_MS)
-        })
         try {
           const method = (engine[call] as (...values: unknown[]) => Promise<unknown>).bind(engine)
-          return await Promise.race([method(...args), deadline])
+          return await withinTime(
+            method(...args),
+            CALL_DEADLINE_MS,
+            `${what} took over ${CALL_DEADLINE_MS / 1000} s`,
+          )
         } catch (error) {
           // Out of time: a slow page, or a browser that stopped answering? The probe tells.
           const late = error instanceof Error && /took over|time(d )?out/i.test(error.message)
@@ -169,7 +168,6 @@ function watched(engine: Engine): WatchedEngine {
           }
           throw error
         } finally {
-          clearTimeout(timer)
           running.delete(what)
         }
       },
@@ -265,18 +263,20 @@ async function launchGecko(options: EngineOptions): Promise<Engine> {
       await page.screenshot({ path, fullPage: true })
     },
     async answering() {
-      return Promise.race([
+      return withinTime(
         target.evaluate(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), PROBE_DEADLINE_MS)),
-      ]).catch(() => false)
+        PROBE_DEADLINE_MS,
+        'no answer',
+      ).then(
+        () => true,
+        () => false,
+      )
     },
     async close() {
       // A browser that stopped answering may not close either: then it is killed.
-      const closed = await Promise.race([
-        browser.close().then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), CLOSE_DEADLINE_MS)),
-      ]).catch(() => false)
-      if (!closed) browser.process()?.kill('SIGKILL')
+      await withinTime(browser.close(), CLOSE_DEADLINE_MS, 'not closed').catch(() =>
+        browser.process()?.kill('SIGKILL'),
+      )
     },
   }
 }
