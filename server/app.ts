@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import fastifyCompress from '@fastify/compress'
 import fastifyCookie from '@fastify/cookie'
 import fastifyRateLimit from '@fastify/rate-limit'
@@ -43,6 +42,7 @@ import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 import { ExpiringRateLimitStore } from './services/rate-limit-store.ts'
 import { MemoryClaimStore, RedisClaimStore } from './services/claims.ts'
 import { FormTokens } from './services/form-token.ts'
+import { loadTokenKeys, type TokenKeys } from './services/token-keys.ts'
 import { ProofOfWork } from './services/proof-of-work.ts'
 import { REPEAT_WINDOW_MS } from './services/spam-signals.ts'
 
@@ -82,24 +82,8 @@ export type AppOverrides = {
 
 const ROOT = join(import.meta.dirname, '..')
 
-/**
- * The key of the forms' tokens and proof-of-work challenges: `CONTACT_TOKEN_SECRET`, or a key
- * of this process's own.
- */
-function contactTokenSecret(app: FastifyInstance): Buffer {
-  const { config } = app
-  if (!config.CONTACT_TOKEN_SECRET && config.NODE_ENV !== 'test') {
-    app.log[config.REDIS_URL ? 'warn' : 'info'](
-      'CONTACT_TOKEN_SECRET is not set: the contact forms are signed with a key made at start. ' +
-        'Right for one replica; several need the same key, or a form one replica served is ' +
-        'taken for spam by another',
-    )
-  }
-  return config.CONTACT_TOKEN_SECRET ? Buffer.from(config.CONTACT_TOKEN_SECRET) : randomBytes(32)
-}
-
 /** The forms' tokens, claimed once in Redis (several replicas) or in memory (one). */
-function formTokens(app: FastifyInstance, redis: Redis | null, secret: Buffer): FormTokens {
+function formTokens(app: FastifyInstance, redis: Redis | null, keys: TokenKeys): FormTokens {
   const { config } = app
   let claims
   if (redis) {
@@ -110,7 +94,7 @@ function formTokens(app: FastifyInstance, redis: Redis | null, secret: Buffer): 
     claims = memory
   }
   return new FormTokens(
-    secret,
+    keys,
     { minAgeMs: config.CONTACT_TOKEN_MIN_AGE, maxAgeMs: config.CONTACT_TOKEN_MAX_AGE },
     claims,
   )
@@ -183,9 +167,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       redis.disconnect()
     })
   }
-  const tokenSecret = contactTokenSecret(app)
-  app.decorate('formTokens', formTokens(app, redis, tokenSecret))
-  app.decorate('proofs', new ProofOfWork(tokenSecret, config.CONTACT_TOKEN_MAX_AGE))
+  // The forms' keys outlive the process (README, Spam defence): configured, kept beside the
+  // outbox, or shared through Redis.
+  const tokenKeys = await loadTokenKeys({
+    secret: config.CONTACT_TOKEN_SECRET,
+    previous: config.CONTACT_TOKEN_PREVIOUS_SECRETS,
+    dir: resolve(config.OUTBOX_DIR),
+    redis,
+    log: app.log,
+  })
+  app.addHook('onClose', async () => tokenKeys.stop())
+  app.decorate('formTokens', formTokens(app, redis, tokenKeys.keys))
+  app.decorate('proofs', new ProofOfWork(tokenKeys.keys, config.CONTACT_TOKEN_MAX_AGE))
   app.decorate('isShuttingDown', false)
   app.decorate('pageCache', new PageCache())
   app.decorate('policyFacts', {
@@ -307,6 +300,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
   await app.register(contactDeliveryPlugin, {
     metrics: app.metrics,
+    redis,
     pollMs: overrides.deliveryPollMs,
     firstRetryMs: overrides.firstRetryMs,
     redisLockMs: overrides.redisLockMs,

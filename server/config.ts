@@ -50,6 +50,11 @@ const trustProxy = z
     /^\s*\d+\s*$/.test(value) ? Number(value) : addresses(value, context),
   )
 
+/** A signing key as ops write it: at least 32 characters (`openssl rand -base64 32`). */
+const secretKey = z
+  .string()
+  .min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -base64 32`)' })
+
 const mailbox = z
   .string()
   .trim()
@@ -100,16 +105,40 @@ export const ConfigSchema = z.object({
   OUTBOX_DIR: z.string().trim().min(1).default('./data/outbox'),
   /** Days an undeliverable contact message is kept before it is deleted (privacy policy). */
   CONTACT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * Days a post the spam defence dropped is kept, undelivered, in the quarantine (README,
+   * Quarantine), where an operator can release a person's message; 0 keeps none.
+   */
+  QUARANTINE_DAYS: z.coerce.number().int().min(0).max(30).default(7),
+  /** The quarantine's bounds: beyond either, the oldest entries go first. */
+  QUARANTINE_MAX_ENTRIES: z.coerce.number().int().min(10).max(100_000).default(1_000),
+  QUARANTINE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_048_576)
+    .max(1_073_741_824)
+    .default(16 * 1_048_576),
   CONTACT_RATE_MAX: z.coerce.number().int().min(1).max(10_000).default(5),
   CONTACT_RATE_WINDOW: duration.default(15 * 60_000),
   /**
    * The key the contact forms' tokens are signed with (README, Spam defence): at least 32
-   * characters, the same on every replica. Unset: a random key made at start, which is right
-   * for one replica only (a token another replica issued would not verify).
+   * characters. Unset: a key made once and kept beside the file outbox, or in Redis with
+   * `REDIS_URL` (shared by every replica), so forms open at a restart stay good.
    */
-  CONTACT_TOKEN_SECRET: z
+  CONTACT_TOKEN_SECRET: secretKey.optional(),
+  /**
+   * Keys that signed before the current one (a rotation): comma-separated, still verified for
+   * `CONTACT_TOKEN_MAX_AGE` after the change, then to be removed.
+   */
+  CONTACT_TOKEN_PREVIOUS_SECRETS: z
     .string()
-    .min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -base64 32`)' })
+    .transform((value) =>
+      value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(secretKey).min(1, { error: 'must list at least one key' }))
     .optional(),
   /** A form sent sooner than this after its token was issued is a bot's. */
   CONTACT_TOKEN_MIN_AGE: duration
@@ -169,6 +198,7 @@ export const POLICY_STATED_SETTINGS = [
   'CONTACT_RATE_WINDOW',
   'CONTACT_TOKEN_MAX_AGE',
   'LOG_RETENTION_DAYS',
+  'QUARANTINE_DAYS',
   'REDIS_AOF_REWRITE_INTERVAL',
 ] as const satisfies readonly (keyof z.infer<typeof ConfigSchema>)[]
 
@@ -179,6 +209,9 @@ export function changedPolicySettings(config: Config): (typeof POLICY_STATED_SET
 }
 
 export type Config = Readonly<z.infer<typeof ConfigSchema>>
+
+/** Settings whose values are keys: an error message names them, never shows them. */
+const SECRET_SETTINGS = new Set<string>(['CONTACT_TOKEN_SECRET', 'CONTACT_TOKEN_PREVIOUS_SECRETS'])
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -194,8 +227,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   ).safeParse(present)
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
-      const name = issue.path.join('.')
-      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`
+      const name = String(issue.path[0] ?? '')
+      // A key's value never reaches a log, even a wrong one.
+      const shown = SECRET_SETTINGS.has(name) ? '(hidden)' : JSON.stringify(env[name] ?? '')
+      const item = issue.path.length > 1 ? ` (item ${issue.path.slice(1).join('.')})` : ''
+      return `  ${name}=${shown}${item}: ${issue.message}`
     })
     throw new ConfigError(`Invalid environment configuration:\n${lines.join('\n')}`)
   }

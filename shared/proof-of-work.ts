@@ -22,6 +22,11 @@ export const ProofChallengeSchema = z.object({
     keySignature: hex(128),
     nonce: hex(64),
     salt: hex(64),
+    /**
+     * The key that signed it, by id (server/services/token-keys.ts), inside the signed
+     * parameters. Optional: challenges of the release before key ids have none.
+     */
+    data: z.optional(z.object({ keyId: z.string().check(z.regex(/^[\w-]{8}$/)) })),
   }),
   signature: hex(128),
 })

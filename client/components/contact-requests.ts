@@ -125,6 +125,7 @@ export class FormSession {
     data: Record<string, unknown>,
     pageToken: string,
     onWait: () => void,
+    isRenewed = false,
   ): Promise<SendOutcome> {
     // A POST: the site's client never repeats it by itself. When the visitor sends the same
     // message again (after an error whose request Redis may have stored all the same), the
@@ -160,10 +161,13 @@ export class FormSession {
       this.#tokenRequest = null
       this.#proof = null
     } else if (answer.status === 'expired') {
-      // The new token is good at once: the visitor only has to send again, and its challenge
-      // is solved while they read why.
+      // The form outlived its token or the key that signed it (README, Spam defence): the new
+      // token is good at once, so the same message goes again by itself as soon as its
+      // challenge is solved; the visitor, who already pressed send, only sees it take a moment
+      // longer. Once: a second renewal in a row is shown to them.
       this.#tokenRequest = Promise.resolve(answer.token)
       this.#proof = new BackgroundProof({ token: answer.token, challenge: answer.challenge })
+      if (!isRenewed) return this.send(data, answer.token, onWait, true)
     }
     return answer
   }

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
+import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Redis } from 'ioredis'
 import nodemailer from 'nodemailer'
 import { Counter, Gauge, type Registry } from 'prom-client'
+import type { ContactFormId } from '#shared/contact-fields.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
 import { contactMail, MAIL_NAMESPACES } from '../services/mail.ts'
@@ -16,10 +19,20 @@ import {
 } from '../services/outbox.ts'
 import { checkRedisDurability } from '../services/redis-config.ts'
 import { RedisOutbox } from '../services/redis-outbox.ts'
+import {
+  FileQuarantine,
+  quarantineEntry,
+  RedisQuarantine,
+  type Quarantine,
+  QUARANTINE_FOLDER,
+} from '../services/quarantine.ts'
 import { startRetention } from '../services/retention.ts'
 import {
+  DROP_REASONS,
   REJECTION_REASONS,
+  REJECTIONS,
   SUSPECT_REASONS,
+  type DropReason,
   type RejectionReason,
   type SuspectReason,
 } from '../services/spam-signals.ts'
@@ -36,11 +49,17 @@ declare module 'fastify' {
       /** Can a message be stored? (The file outbox's folder; with Redis always: pages and
        * readiness never depend on Redis, a submission then gets a 503.) */
       isReady: () => Promise<boolean>
+      /** Counts a post the spam defence refused or answered with a new token, by reason. */
+      reject: (reason: Exclude<RejectionReason, DropReason>) => void
       /**
-       * Counts a post the spam defence dropped or refused, by reason; returns an id for the
-       * answer a dropped post gets (the same as a person's, so a bot learns nothing).
+       * A post the spam defence dropped: counted by reason and, if it is a message at all
+       * (`post`), kept in the quarantine; resolves with the id its answer carries (the same
+       * answer a person gets, so a bot learns nothing), the entry's when it was kept.
        */
-      reject: (reason: RejectionReason) => string
+      drop: (
+        reason: DropReason,
+        post: { form: ContactFormId; message: ContactMessage } | null,
+      ) => Promise<string>
       /**
        * Stores a mail of the site's own for `MAIL_TO` (the weekly insight summary) in the same
        * outbox or queue, delivered and retried like a message; an id already there is not
@@ -57,18 +76,19 @@ declare module 'fastify' {
       outbox: FileOutbox
       /** The shared queue when `REDIS_URL` is set. */
       queue: RedisOutbox | null
+      /** Where dropped posts are kept (README, Quarantine); null with `QUARANTINE_DAYS=0`. */
+      quarantine: Quarantine | null
     }
   }
 }
 
-/** How a rejection counts among the submissions; every other reason is `spam`. */
-const SUBMISSION_OUTCOME: Partial<Record<RejectionReason, string>> = {
-  foreign: 'refused',
-  tokenExpired: 'expired',
-}
+/** How a rejection counts among the submissions (`contact_submissions_total{outcome}`). */
+const SUBMISSION_OUTCOME = { refused: 'refused', renewed: 'expired', dropped: 'spam' } as const
 
 export type ContactDeliveryOptions = {
   metrics: Registry
+  /** The site's fail-fast Redis connection when `REDIS_URL` is set (the quarantine's store). */
+  redis: Redis | null
   /** Test knobs: how often the worker looks at the outbox, the first retry delay, and how
    * long a Redis job stays locked by a worker that stopped answering. */
   pollMs?: number
@@ -138,7 +158,7 @@ function migrateFileOutbox(
  * where. The worker stops cleanly when the app closes.
  */
 export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
-  async (app, { metrics, pollMs, firstRetryMs, redisLockMs }) => {
+  async (app, { metrics, redis, pollMs, firstRetryMs, redisLockMs }) => {
     const { config } = app
     const outbox = new FileOutbox(resolve(config.OUTBOX_DIR))
     try {
@@ -275,7 +295,20 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     const retention = startRetention({
       days: config.CONTACT_RETENTION_DAYS,
       log: app.log,
-      purged: (count) => purged.inc(count),
+      removed(entries) {
+        for (const entry of entries) {
+          app.log.warn(
+            {
+              messageId: entry.id,
+              receivedAt: entry.receivedAt,
+              attempts: entry.attempts,
+              days: config.CONTACT_RETENTION_DAYS,
+            },
+            'contact message deleted: not delivered within the retention period',
+          )
+        }
+        purged.inc(entries.length)
+      },
       // With Redis the folder only holds what has not moved into the queue yet.
       // Each store on its own: one failing never hides what the other deleted (log, metric).
       async purge(cutoff) {
@@ -291,6 +324,61 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       },
     })
     app.addHook('onClose', () => retention.stop())
+
+    // The quarantine (README, Quarantine): dropped posts kept for an operator to look at.
+    const quarantine = await openQuarantine(app, redis, outbox.dir)
+    const quarantined = new Counter({
+      name: 'contact_quarantined_total',
+      help: 'Dropped contact posts kept in the quarantine, by the reason they were dropped',
+      labelNames: ['reason'] as const,
+      registers: [metrics],
+    })
+    for (const reason of DROP_REASONS) quarantined.inc({ reason }, 0)
+    const quarantineRemoved = new Counter({
+      name: 'contact_quarantine_removed_total',
+      help: 'Quarantine entries deleted unreleased: pushed out by newer ones (evicted) or after QUARANTINE_DAYS (expired)',
+      labelNames: ['cause'] as const,
+      registers: [metrics],
+    })
+    for (const cause of ['evicted', 'expired']) quarantineRemoved.inc({ cause }, 0)
+    const quarantineSize = async () => (quarantine ? await quarantine.stats() : null)
+    new Gauge({
+      name: 'contact_quarantine_entries',
+      help: 'Dropped contact posts kept in the quarantine',
+      registers: [metrics],
+      async collect() {
+        const stats = await quarantineSize().catch(() => undefined)
+        if (stats !== undefined) this.set(stats?.entries ?? 0)
+      },
+    })
+    new Gauge({
+      name: 'contact_quarantine_bytes',
+      help: 'Bytes the quarantine holds (bounded by QUARANTINE_MAX_BYTES)',
+      registers: [metrics],
+      async collect() {
+        const stats = await quarantineSize().catch(() => undefined)
+        if (stats !== undefined) this.set(stats?.bytes ?? 0)
+      },
+    })
+    if (quarantine) {
+      const quarantineRetention = startRetention({
+        days: config.QUARANTINE_DAYS,
+        log: app.log,
+        removed(entries) {
+          app.log.info(
+            { count: entries.length, days: config.QUARANTINE_DAYS },
+            'quarantined contact posts deleted after the quarantine period',
+          )
+          quarantineRemoved.inc({ cause: 'expired' }, entries.length)
+        },
+        purge: (cutoff) =>
+          quarantine.purgeReceivedBefore(cutoff).catch((error: unknown) => {
+            app.log.warn({ err: error }, 'quarantine sweep failed, tried again next hour')
+            return []
+          }),
+      })
+      app.addHook('onClose', () => quarantineRetention.stop())
+    }
 
     const states = ['waiting', 'active', 'delayed', 'failed'] as const
     new Gauge({
@@ -352,6 +440,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     app.decorate('contact', {
       outbox,
       queue,
+      quarantine,
       async accept(
         message: ContactMessage,
         id: string = randomUUID(),
@@ -379,9 +468,23 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
         kick()
       },
       reject(reason) {
-        submissions.inc({ outcome: SUBMISSION_OUTCOME[reason] ?? 'spam' })
+        submissions.inc({ outcome: SUBMISSION_OUTCOME[REJECTIONS[reason].answer] })
         rejected.inc({ reason })
-        return randomUUID()
+      },
+      async drop(reason, post) {
+        submissions.inc({ outcome: SUBMISSION_OUTCOME.dropped })
+        rejected.inc({ reason })
+        if (!quarantine || !post) return randomUUID()
+        const entry = quarantineEntry(reason, post.form, post.message)
+        try {
+          const evicted = await quarantine.put(entry)
+          quarantined.inc({ reason })
+          if (evicted > 0) quarantineRemoved.inc({ cause: 'evicted' }, evicted)
+        } catch (error) {
+          // Answered like a success all the same: the post was dropped, only not kept.
+          app.log.warn({ err: error, reason }, 'dropped contact post could not be quarantined')
+        }
+        return entry.id
       },
       count(outcome) {
         submissions.inc({ outcome })
@@ -391,3 +494,26 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
   },
   { name: 'contact-delivery', dependencies: ['i18n'] },
 )
+
+/**
+ * The quarantine's store: Redis with several replicas, else a folder in the outbox's; none
+ * with `QUARANTINE_DAYS=0`. A folder that cannot be made is logged: drops are then not kept.
+ */
+async function openQuarantine(
+  app: FastifyInstance,
+  redis: Redis | null,
+  outboxDir: string,
+): Promise<Quarantine | null> {
+  const { config } = app
+  if (config.QUARANTINE_DAYS === 0) return null
+  const limits = {
+    maxEntries: config.QUARANTINE_MAX_ENTRIES,
+    maxBytes: config.QUARANTINE_MAX_BYTES,
+  }
+  if (redis) return new RedisQuarantine(redis, limits)
+  const folder = new FileQuarantine(join(outboxDir, QUARANTINE_FOLDER), limits)
+  await folder.init().catch((error: unknown) => {
+    app.log.error({ err: error, dir: folder.dir }, 'quarantine folder cannot be created')
+  })
+  return folder
+}

@@ -18,7 +18,9 @@ import {
   ContactAnswerSchemas,
   ContactSubmissionSchema,
   fieldErrors,
+  parseContact,
   type ContactApiAnswer,
+  type ContactMessage,
 } from '#shared/contact-schema.ts'
 import { isLocale, LOCALES, type Locale } from '#shared/locales.ts'
 import { ProofChallengeSchema } from '#shared/proof-of-work.ts'
@@ -29,7 +31,7 @@ import {
   REPEAT_WINDOW_MS,
   repeatableText,
   suspectReasons,
-  type RejectionReason,
+  type DropReason,
 } from '../services/spam-signals.ts'
 
 /** Small: the longest valid message is about 5.5 kB of text. */
@@ -139,27 +141,65 @@ async function answer(request: FastifyRequest, reply: FastifyReply, outcome: Con
   })
 }
 
-/** Which rejection a token's verdict is. */
+/** Which drop a token's verdict is. */
 const TOKEN_REASONS = {
   missing: 'tokenMissing',
   forged: 'tokenForged',
   tooYoung: 'tooFast',
-} as const satisfies Record<string, RejectionReason>
+} as const satisfies Record<string, DropReason>
 
-/** Which rejection a proof of work's verdict is. */
+/** Which drop a proof of work's verdict is. */
 const PROOF_REASONS = {
   missing: 'proofMissing',
   invalid: 'proofInvalid',
-} as const satisfies Record<string, RejectionReason>
+} as const satisfies Record<string, DropReason>
 
 /**
- * A post the spam defence drops: counted by reason and logged without its content, nothing
- * stored or sent, answered exactly like a person's accepted message.
+ * A post the spam defence drops: counted by reason and logged without its content, kept in
+ * the quarantine if it is a message at all (README, Quarantine), never delivered, and
+ * answered exactly like a person's accepted message. `message`: the validated message, when
+ * the route has it already; otherwise the body is checked here (a post that is no valid
+ * message is not kept).
  */
-async function dropAsSpam(request: FastifyRequest, reply: FastifyReply, reason: RejectionReason) {
-  const id = request.server.contact.reject(reason)
+async function dropAsSpam(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reason: DropReason,
+  message?: ContactMessage,
+) {
+  const { form } = request.contactPost ?? readPost(bodyOf(request))
+  let kept = message
+  if (!kept) {
+    const parsed = parseContact(bodyOf(request))
+    if (parsed.success) kept = parsed.message
+  }
+  const id = await request.server.contact.drop(reason, kept ? { form, message: kept } : null)
   request.log.info({ messageId: id, outcome: 'spam', reason }, 'contact submission')
   return answer(request, reply, { status: 'accepted', id })
+}
+
+/**
+ * A person's form that outlived its token (`tokenExpired`) or its key (`keyUnknown`): a new
+ * token good at once and a new challenge; the script sends the message again by itself, the
+ * page without JavaScript shows the form again with the text and says why.
+ */
+async function renew(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  reason: 'tokenExpired' | 'keyUnknown',
+) {
+  const app = request.server
+  const { form, locale } = request.contactPost ?? readPost(bodyOf(request))
+  // Renewed as often as it comes (a double click must not turn into a silent loss): a renewed
+  // token is worth no more than one from the token route after a few seconds, and the rate
+  // limit counts every message.
+  app.contact.reject(reason)
+  request.log.info({ outcome: 'expired', reason }, 'contact submission')
+  return answer(request, reply, {
+    status: 'expired',
+    token: app.formTokens.matured('script', form, locale),
+    challenge: await app.proofs.challenge(),
+  })
 }
 
 /**
@@ -253,8 +293,8 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
           request.log.info({ outcome: 'refused', reason: 'foreign' }, 'contact submission')
           return answer(request, reply, { status: 'foreign' })
         }
-        // Bots fill the hidden field: they get exactly what people get; nothing is stored or
-        // sent, whatever else they posted.
+        // Bots fill the hidden field: they get exactly what people get; nothing is sent,
+        // and the post is only kept in the quarantine.
         const body = bodyOf(request)
         const honeypot = body[HONEYPOT_FIELD]
         if (typeof honeypot === 'string' && honeypot.trim() !== '') {
@@ -264,18 +304,10 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         // form left open for hours, who is told and can send again at once.
         const { form, locale } = request.contactPost ?? readPost(body)
         const check = app.formTokens.check(body[TOKEN_FIELD], { form, locale })
-        if (check.verdict === 'expired') {
-          // Renewed as often as it comes (a double click must not turn into a silent loss):
-          // a renewed token is worth no more than one from the token route after a few
-          // seconds, and the rate limit counts every message.
-          app.contact.reject('tokenExpired')
-          request.log.info({ outcome: 'expired' }, 'contact submission')
-          return answer(request, reply, {
-            status: 'expired',
-            token: app.formTokens.matured('script', form, locale),
-            challenge: await app.proofs.challenge(),
-          })
-        }
+        if (check.verdict === 'expired') return renew(request, reply, 'tokenExpired')
+        // Signed by a key this site no longer has: a person's form that outlived it, not a
+        // forgery (docs/decisions/form-token-keys.md).
+        if (check.verdict === 'unknownKey') return renew(request, reply, 'keyUnknown')
         if (check.verdict !== 'valid') {
           return dropAsSpam(request, reply, TOKEN_REASONS[check.verdict])
         }
@@ -289,6 +321,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         // visitor's browser while they typed. (A kept page's form has no script to solve one.)
         if (check.claims.kind === 'script') {
           const proof = await app.proofs.check(body[PROOF_FIELD])
+          if (proof.verdict === 'unknownKey') return renew(request, reply, 'keyUnknown')
           if (proof.verdict !== 'valid') {
             return dropAsSpam(request, reply, PROOF_REASONS[proof.verdict])
           }
@@ -312,12 +345,12 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const ttl = app.formTokens.limits.maxAgeMs
       if ((await app.formTokens.claims.claim(claim.key, claim.value, ttl)) !== null) {
-        return dropAsSpam(request, reply, 'replay')
+        return dropAsSpam(request, reply, 'replay', message)
       }
       // So is a proof-of-work solution: one solve, one message, whatever token comes with it.
       const proof = request.contactProof
       if (proof && (await app.formTokens.claims.claim(proof.key, claim.value, proof.ttlMs))) {
-        return dropAsSpam(request, reply, 'replay')
+        return dropAsSpam(request, reply, 'replay', message)
       }
       // Signs of spam in the content mark a message; they never drop what a person wrote. The
       // same text as another submission's within a day is one of them.

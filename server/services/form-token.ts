@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { isContactFormId, type ContactFormId } from '#shared/contact-fields.ts'
 import { isLocale, type Locale } from '#shared/locales.ts'
 import type { ClaimStore } from './claims.ts'
+import type { TokenKey, TokenKeys } from './token-keys.ts'
 
 /**
  * The contact forms' signed tokens (README, Spam defence; docs/decisions/form-tokens.md). A
@@ -10,8 +11,10 @@ import type { ClaimStore } from './claims.ts'
  *   that page within a cache window gets the same one;
  * - `script`: fetched by the form's script when a visitor starts on the form, one per visitor.
  *
- * `1.<kind>.<issued, base 36 ms>.<form>.<locale>.<nonce>.<HMAC-SHA256, base64url>`: nothing
- * personal, nothing secret in it; only the signature needs the key.
+ * `2.<key id>.<kind>.<issued, base 36 ms>.<form>.<locale>.<nonce>.<HMAC-SHA256, base64url>`:
+ * nothing personal, nothing secret in it; only the signature needs the key, which the key id
+ * names (server/services/token-keys.ts). Version 1, without a key id, is still read: pages
+ * and open forms of the release before key ids carry it.
  */
 export const TOKEN_KINDS = ['page', 'script'] as const
 export type TokenKind = (typeof TOKEN_KINDS)[number]
@@ -23,48 +26,63 @@ export type TokenClaims = {
   locale: Locale
   /** Random: what a replay is recognised by. */
   nonce: string
+  /** The key that signed it. */
+  keyId: string
 }
 
-/** What a post's token is worth; everything but `valid` and `expired` is dropped as spam. */
+/**
+ * What a post's token is worth. `expired` and `unknownKey` are a person's form that outlived
+ * its token or its key (answered with a new token); the rest but `valid` are dropped as spam.
+ * `unknownKey`: well formed, but signed by no key this process has (a key rotated out longer
+ * ago than a token lives, or lost with its data folder), so nothing tells it from a forgery.
+ */
 export type TokenCheck =
   | { verdict: 'valid'; claims: TokenClaims }
   | { verdict: 'expired'; claims: TokenClaims }
-  | { verdict: 'missing' | 'forged' | 'tooYoung' }
+  | { verdict: 'missing' | 'forged' | 'tooYoung' | 'unknownKey' }
 
 export type TokenLimits = { minAgeMs: number; maxAgeMs: number }
 
-const VERSION = '1'
+const VERSION = '2'
 const KIND_CODES: Record<TokenKind, string> = { page: 'p', script: 's' }
+/** Version 2 names its key; version 1 (no key id) is tried with every key. */
 const SHAPE =
-  /^1\.([ps])\.([0-9a-z]{1,12})\.([a-z]{1,20})\.([a-z]{2})\.([\w-]{16,43})\.([\w-]{43})$/
+  /^(?:2\.([\w-]{8})|1)\.([ps])\.([0-9a-z]{1,12})\.([a-z]{1,20})\.([a-z]{2})\.([\w-]{16,43})\.([\w-]{43})$/
 
 function sign(secret: Buffer, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url')
 }
 
 export function issueToken(
-  secret: Buffer,
+  key: TokenKey,
   {
     kind,
     form,
     locale,
     issuedAt = Date.now(),
-  }: Omit<TokenClaims, 'nonce' | 'issuedAt'> & {
+  }: Omit<TokenClaims, 'nonce' | 'issuedAt' | 'keyId'> & {
     issuedAt?: number
   },
 ): string {
   const nonce = randomBytes(16).toString('base64url')
-  const payload = [VERSION, KIND_CODES[kind], issuedAt.toString(36), form, locale, nonce].join('.')
-  return `${payload}.${sign(secret, payload)}`
+  const payload = [VERSION, key.id, KIND_CODES[kind], issuedAt.toString(36), form, locale, nonce]
+  return `${payload.join('.')}.${sign(key.secret, payload.join('.'))}`
+}
+
+function isSignedBy(key: TokenKey, payload: string, signature: string): boolean {
+  const expected = Buffer.from(sign(key.secret, payload))
+  const given = Buffer.from(signature)
+  return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
 /**
- * A post's token checked against the form and language the post names: signed with this key,
- * at least `minAgeMs` old (nobody fills a form that fast) and at most `maxAgeMs`. An expired
- * token is not spam: a person who left the form open for hours is told and sends again.
+ * A post's token checked against the form and language the post names: signed with the key
+ * it names, at least `minAgeMs` old (nobody fills a form that fast) and at most `maxAgeMs`. An
+ * expired token is not spam: a person who left the form open for hours is told and sends
+ * again; nor is one whose key this process does not have (`unknownKey`).
  */
 export function checkToken(
-  secret: Buffer,
+  keys: Pick<TokenKeys, 'byId' | 'all'>,
   token: unknown,
   expected: { form: ContactFormId; locale: Locale },
   limits: TokenLimits,
@@ -73,12 +91,18 @@ export function checkToken(
   if (typeof token !== 'string' || token === '') return { verdict: 'missing' }
   const match = SHAPE.exec(token)
   if (!match) return { verdict: 'forged' }
-  const [, code, issued, form, locale, nonce, signature] = match as unknown as string[]
+  const [, id, code, issued, form, locale, nonce, signature = ''] = match
   const payload = token.slice(0, token.lastIndexOf('.'))
-  const expectedSignature = Buffer.from(sign(secret, payload))
-  const given = Buffer.from(signature ?? '')
-  if (given.length !== expectedSignature.length || !timingSafeEqual(given, expectedSignature)) {
-    return { verdict: 'forged' }
+  let signer: TokenKey | undefined
+  if (id === undefined) {
+    // Version 1 names no key: any key that verifies it; none is a key this process lacks.
+    signer = keys.all().find((key) => isSignedBy(key, payload, signature))
+    if (!signer) return { verdict: 'unknownKey' }
+  } else {
+    signer = keys.byId(id)
+    if (!signer) return { verdict: 'unknownKey' }
+    // The key it names, and the signature does not hold: changed after it was signed.
+    if (!isSignedBy(signer, payload, signature)) return { verdict: 'forged' }
   }
   // Signed by us, for another form or language: not what this post claims to be.
   if (!isContactFormId(form) || !isLocale(locale)) return { verdict: 'forged' }
@@ -89,6 +113,7 @@ export function checkToken(
     form,
     locale,
     nonce: nonce ?? '',
+    keyId: signer.id,
   }
   const age = now - claims.issuedAt
   if (age < limits.minAgeMs) return { verdict: 'tooYoung' }
@@ -97,23 +122,23 @@ export function checkToken(
 }
 
 /**
- * The app's tokens: its key, limits and the claims that make a token good for one message.
+ * The app's tokens: its keys, limits and the claims that make a token good for one message.
  * `issue` for a page or a script; `matured` for a form shown again after a post (an error to
  * correct, an expired token), whose visitor may send at once.
  */
 export class FormTokens {
-  readonly #secret: Buffer
+  readonly #keys: TokenKeys
   readonly limits: TokenLimits
   readonly claims: ClaimStore
 
-  constructor(secret: Buffer, limits: TokenLimits, claims: ClaimStore) {
-    this.#secret = secret
+  constructor(keys: TokenKeys, limits: TokenLimits, claims: ClaimStore) {
+    this.#keys = keys
     this.limits = limits
     this.claims = claims
   }
 
   issue(kind: TokenKind, form: ContactFormId, locale: Locale, issuedAt = Date.now()): string {
-    return issueToken(this.#secret, { kind, form, locale, issuedAt })
+    return issueToken(this.#keys.current, { kind, form, locale, issuedAt })
   }
 
   /**
@@ -126,12 +151,12 @@ export class FormTokens {
   }
 
   check(token: unknown, expected: { form: ContactFormId; locale: Locale }): TokenCheck {
-    return checkToken(this.#secret, token, expected, this.limits)
+    return checkToken(this.#keys, token, expected, this.limits)
   }
 
   /** The claim of a message's text (`repeated`, README, Spam defence): a keyed checksum. */
   textKey(text: string): string {
-    return `text:${createHmac('sha256', this.#secret).update(text).digest('base64url')}`
+    return `text:${createHmac('sha256', this.#keys.current.secret).update(text).digest('base64url')}`
   }
 
   /**
@@ -141,7 +166,10 @@ export class FormTokens {
    */
   claimKey(claims: TokenClaims, message: unknown): string {
     if (claims.kind === 'script') return `token:${claims.nonce}`
-    const digest = createHmac('sha256', this.#secret)
+    // The key that signed the token: the same post sent again is the same claim after a
+    // replica adopted another signing key (token-keys.ts).
+    const secret = (this.#keys.byId(claims.keyId) ?? this.#keys.current).secret
+    const digest = createHmac('sha256', secret)
       .update(`${claims.nonce}\n${JSON.stringify(message)}`)
       .digest('base64url')
     return `post:${digest}`

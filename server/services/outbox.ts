@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ContactMessage } from '#shared/contact-schema.ts'
-import type { SuspectReason } from './spam-signals.ts'
+import { syncDirectory, writeDurably } from './durable-file.ts'
+import type { DropReason, SuspectReason } from './spam-signals.ts'
 
 /** An accepted contact message: its id (the job id with Redis) and when it came in. */
 export type ContactSubmission = {
@@ -11,6 +12,11 @@ export type ContactSubmission = {
   message: ContactMessage
   /** Signs of spam in the content: delivered all the same, marked in the subject. */
   suspect?: SuspectReason[]
+  /**
+   * Released from the quarantine by an operator (README, Quarantine): why the spam defence had
+   * dropped it, named in the mail's subject.
+   */
+  released?: DropReason
 }
 
 /**
@@ -53,25 +59,6 @@ export type RemovedEntry = {
 /** The address a message came from, as compared for erasure: trimmed, lower case. */
 export function senderKey(email: string): string {
   return email.trim().toLowerCase()
-}
-
-async function writeDurably(path: string, data: string) {
-  const handle = await open(path, 'w', 0o600)
-  try {
-    await handle.writeFile(data, 'utf8')
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
-
-async function syncDirectory(dir: string) {
-  const handle = await open(dir, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   ProofPayloadSchema,
   type ProofChallenge,
 } from '#shared/proof-of-work.ts'
+import type { TokenKey, TokenKeys } from './token-keys.ts'
 
 /**
  * The contact form's proof of work (README, Spam defence; docs/decisions/proof-of-work.md):
@@ -23,17 +24,29 @@ export const PROOF_COST = 5_000
 /** The counter's range (README, Spam defence: measured solve times). */
 export const PROOF_COUNTER = { min: 200, max: 600 } as const
 
+/**
+ * `unknownKey`: a challenge signed by a key this process does not have (rotated out, or lost
+ * with its data folder): a person's form, answered like an expired token, never dropped.
+ */
 export type ProofCheck =
-  { verdict: 'valid'; claimKey: string; expiresAt: number } | { verdict: 'missing' | 'invalid' }
+  | { verdict: 'valid'; claimKey: string; expiresAt: number }
+  | { verdict: 'missing' | 'invalid' | 'unknownKey' }
 
 /** A key of its own for each use, derived from the token key (one secret to configure). */
 function subkey(secret: Buffer, use: string): string {
   return createHmac('sha256', secret).update(`altcha:${use}`).digest('base64url')
 }
 
+/** The two HMAC secrets altcha-lib signs a challenge and its key with. */
+function signingSecrets(key: TokenKey) {
+  return {
+    hmacSignatureSecret: subkey(key.secret, 'challenge'),
+    hmacKeySignatureSecret: subkey(key.secret, 'key'),
+  }
+}
+
 export class ProofOfWork {
-  readonly #signatureSecret: string
-  readonly #keySignatureSecret: string
+  readonly #keys: Pick<TokenKeys, 'current' | 'byId' | 'all'>
   /** How long a challenge is good for: as long as the token it comes with. */
   readonly #lifetimeMs: number
 
@@ -41,26 +54,29 @@ export class ProofOfWork {
 
   /** `counter`: the range to pick from (tests that post as people take 0: one derivation). */
   constructor(
-    secret: Buffer,
+    keys: Pick<TokenKeys, 'current' | 'byId' | 'all'>,
     lifetimeMs: number,
     counter: { min: number; max: number } = PROOF_COUNTER,
   ) {
-    this.#signatureSecret = subkey(secret, 'challenge')
-    this.#keySignatureSecret = subkey(secret, 'key')
+    this.#keys = keys
     this.#lifetimeMs = lifetimeMs
     this.#counter = counter
   }
 
-  /** A new signed challenge (nothing personal in it: random nonce and salt, a counter's key). */
+  /**
+   * A new signed challenge (nothing personal in it: random nonce and salt, a counter's key),
+   * naming the key that signed it in its signed data.
+   */
   async challenge(now = Date.now()): Promise<ProofChallenge> {
+    const key = this.#keys.current
     const challenge = await createChallenge({
       algorithm: PROOF_ALGORITHM,
       cost: PROOF_COST,
       counter: randomInt(this.#counter.min, this.#counter.max),
+      data: { keyId: key.id },
       deriveKey,
       expiresAt: Math.floor((now + this.#lifetimeMs) / 1000),
-      hmacSignatureSecret: this.#signatureSecret,
-      hmacKeySignatureSecret: this.#keySignatureSecret,
+      ...signingSecrets(key),
     })
     // Exactly the shape posts are checked against: a field altcha-lib added would fail here.
     return ProofChallengeSchema.parse(challenge)
@@ -68,22 +84,35 @@ export class ProofOfWork {
 
   /**
    * A post's solution: `missing` if there is none, `invalid` if it does not parse, its
-   * challenge is not ours (or was changed), it has expired or the key is wrong. A valid one
-   * names the key it is claimed under (a solution counts for one message).
+   * challenge is not ours (or was changed), it has expired or the key is wrong, `unknownKey`
+   * if the key that signed it is not one of this process's. A valid one names the key it is
+   * claimed under (a solution counts for one message).
    */
   async check(payload: unknown): Promise<ProofCheck> {
     if (payload === undefined || payload === '') return { verdict: 'missing' }
     const parsed = ProofPayloadSchema.safeParse(payload)
     if (!parsed.success) return { verdict: 'invalid' }
     const { challenge, solution } = parsed.data
-    const result = await verifySolution({
-      challenge,
-      solution,
-      deriveKey,
-      hmacSignatureSecret: this.#signatureSecret,
-      hmacKeySignatureSecret: this.#keySignatureSecret,
-    })
-    if (!result.verified) return { verdict: 'invalid' }
+    const verify = (key: TokenKey) =>
+      verifySolution({ challenge, solution, deriveKey, ...signingSecrets(key) })
+    const id = challenge.parameters.data?.keyId
+    if (id !== undefined) {
+      const key = this.#keys.byId(id)
+      if (!key) return { verdict: 'unknownKey' }
+      if (!(await verify(key)).verified) return { verdict: 'invalid' }
+    } else {
+      // A challenge of the release before key ids names none: each key is tried. One whose
+      // signature holds (or that expired before it was looked at) is a known key's.
+      let isKnown = false
+      let isVerified = false
+      for (const key of this.#keys.all()) {
+        const result = await verify(key)
+        isVerified = result.verified
+        if (isVerified) break
+        if (result.expired || result.invalidSignature === false) isKnown = true
+      }
+      if (!isVerified) return { verdict: isKnown ? 'invalid' : 'unknownKey' }
+    }
     return {
       verdict: 'valid',
       claimKey: `proof:${challenge.parameters.nonce}`,

@@ -4,13 +4,13 @@ import type { DeliveryLog } from './delivery.ts'
 const DAY_MS = 86_400_000
 
 export type RetentionOptions = {
-  /** `CONTACT_RETENTION_DAYS`: how long an undeliverable message may be kept. */
+  /** How long an item may be kept (`CONTACT_RETENTION_DAYS`, `QUARANTINE_DAYS`). */
   days: number
   /** Removes what was received before the cutoff (epoch ms) from every store. */
   purge: (cutoff: number) => Promise<RemovedEntry[]>
   log: DeliveryLog
-  /** Counts each purged message (the metric). */
-  purged: (count: number) => void
+  /** Told what a sweep removed, if anything (log lines, the metric). */
+  removed: (entries: RemovedEntry[]) => void
   /** How often the stores are swept; the first sweep runs a minute after start, when the
    * process is no longer busy starting (and a short-lived one never sweeps). */
   intervalMs?: number
@@ -20,17 +20,16 @@ export type RetentionOptions = {
 const SWEEP_MARGIN_MS = 60_000
 
 /**
- * The retention promise of the privacy policy (README, Retention): a message that could not
- * be delivered is deleted no later than `days` after its receipt, with a warning per message
- * (its id, never its content) and the `contact_messages_purged_total` metric. A sweep runs
- * every `intervalMs`, so each one removes what would pass the deadline before the next: a
- * message goes up to an interval early, never late.
+ * A retention promise of the privacy policy (README, Retention): what a store keeps (a message
+ * that could not be delivered, a quarantined post) is deleted no later than `days` after its
+ * receipt. A sweep runs every `intervalMs`, so each one removes what would pass the deadline
+ * before the next: an item goes up to an interval early, never late.
  */
 export function startRetention({
   days,
   purge,
   log,
-  purged,
+  removed: onRemoved,
   intervalMs = 3_600_000,
 }: RetentionOptions) {
   let running: Promise<number> | null = null
@@ -38,13 +37,7 @@ export function startRetention({
 
   async function sweep(now: number): Promise<number> {
     const removed = await purge(now - days * DAY_MS + intervalMs + SWEEP_MARGIN_MS)
-    for (const entry of removed) {
-      log.warn(
-        { messageId: entry.id, receivedAt: entry.receivedAt, attempts: entry.attempts, days },
-        'contact message deleted: not delivered within the retention period',
-      )
-    }
-    if (removed.length > 0) purged(removed.length)
+    if (removed.length > 0) onRemoved(removed)
     return removed.length
   }
 

@@ -1,12 +1,24 @@
 import type { ContactMessage } from '#shared/contact-schema.ts'
 
 /**
- * Why a post was dropped or refused, as `contact_rejected_total{reason}` counts it (README,
- * Spam defence). Nothing of a rejected post is stored, mailed or logged beyond its reason.
- * - `foreign`: posted from another site (refused with 403 and a message saying so);
+ * Why a post was dropped, refused or answered with a new token, as
+ * `contact_rejected_total{reason}` counts it (README, Spam defence), and what the post got:
+ * - `dropped`: answered exactly like a success, so a bot learns nothing; never delivered, but
+ *   kept in the quarantine for `QUARANTINE_DAYS` if it is a message at all (README,
+ *   Quarantine), where an operator can release a person's message a layer misjudged;
+ * - `refused`: answered plainly and the form shown again with the visitor's text;
+ * - `renewed`: a person's form that outlived its token or its key: answered with a new token,
+ *   the text kept, and the form's script sends it again by itself.
+ *
+ * `mayBePerson`: a drop a person's own browser can cause (autofill and a quick click, a proxy
+ * that rewrites pages or strips headers, keys changed under an open form). A quarantine filling
+ * with these rather than with bots' reasons is what the `WebsiteContactQuarantineUnlikeSpam`
+ * alert looks for (helm/README.md).
+ *
+ * - `foreign`: posted from another site;
  * - `honeypot`: the hidden field was filled in;
- * - `tokenMissing`, `tokenForged`: no form token, or one this site did not sign for this form
- *   and language;
+ * - `tokenMissing`, `tokenForged`: no form token, or one changed after this site signed it,
+ *   or signed for another form or language;
  * - `tooFast`: sent sooner after the token was issued than a person can fill in a form;
  * - `noBrowser`: a kept page's token (the form without JavaScript) posted without the
  *   browser's word that it comes from this site (`Sec-Fetch-Site`, else `Origin`);
@@ -14,24 +26,44 @@ import type { ContactMessage } from '#shared/contact-schema.ts'
  *   with one that is wrong, changed, expired or not for a challenge of this site's;
  * - `replay`: a token or a solution used again for another message, or the same plain post
  *   sent twice;
- * - `tokenExpired`: a form left open longer than `CONTACT_TOKEN_MAX_AGE` (not spam: the visitor
- *   is told and can send again; counted to see how often it happens).
- * All but `foreign` and `tokenExpired` are answered like a success, so a bot learns nothing.
+ * - `tokenExpired`: a form left open longer than `CONTACT_TOKEN_MAX_AGE`;
+ * - `keyUnknown`: a token or challenge signed by a key this site no longer has (rotated out
+ *   longer ago than a token lives, or lost with its data), docs/decisions/form-token-keys.md.
  */
-export const REJECTION_REASONS = [
-  'foreign',
-  'honeypot',
-  'tokenMissing',
-  'tokenForged',
-  'tooFast',
-  'noBrowser',
-  'proofMissing',
-  'proofInvalid',
-  'replay',
-  'tokenExpired',
-] as const
+export const REJECTIONS = {
+  foreign: { answer: 'refused' },
+  honeypot: { answer: 'dropped', mayBePerson: false },
+  tokenMissing: { answer: 'dropped', mayBePerson: false },
+  tokenForged: { answer: 'dropped', mayBePerson: true },
+  tooFast: { answer: 'dropped', mayBePerson: true },
+  noBrowser: { answer: 'dropped', mayBePerson: true },
+  proofMissing: { answer: 'dropped', mayBePerson: false },
+  proofInvalid: { answer: 'dropped', mayBePerson: true },
+  replay: { answer: 'dropped', mayBePerson: false },
+  tokenExpired: { answer: 'renewed' },
+  keyUnknown: { answer: 'renewed' },
+} as const satisfies Record<
+  string,
+  { answer: 'refused' | 'renewed' } | { answer: 'dropped'; mayBePerson: boolean }
+>
 
-export type RejectionReason = (typeof REJECTION_REASONS)[number]
+export type RejectionReason = keyof typeof REJECTIONS
+export const REJECTION_REASONS = Object.keys(REJECTIONS) as RejectionReason[]
+
+/** The reasons a post is dropped for (answered like a success, kept in the quarantine). */
+export type DropReason = {
+  [Reason in RejectionReason]: (typeof REJECTIONS)[Reason]['answer'] extends 'dropped'
+    ? Reason
+    : never
+}[RejectionReason]
+
+export const DROP_REASONS = REJECTION_REASONS.filter(
+  (reason): reason is DropReason => REJECTIONS[reason].answer === 'dropped',
+)
+
+export function isDropReason(reason: string): reason is DropReason {
+  return (DROP_REASONS as readonly string[]).includes(reason)
+}
 
 /**
  * Signs in a message's content that it may be spam (README, Spam defence). None of them drops

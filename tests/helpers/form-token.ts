@@ -3,6 +3,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2'
 import { loadConfig } from '#server/config.ts'
 import { issueToken } from '#server/services/form-token.ts'
 import { ProofOfWork } from '#server/services/proof-of-work.ts'
+import { TokenKeys, tokenKey } from '#server/services/token-keys.ts'
 import { isContactFormId, PROOF_FIELD, TOKEN_FIELD } from '#shared/contact-fields.ts'
 import { isLocale } from '#shared/locales.ts'
 import { encodeProof, type ProofChallenge } from '#shared/proof-of-work.ts'
@@ -27,7 +28,7 @@ const PERSON_PACE_MS = 30_000
 /** The token a person's form has when they send it: issued half a minute ago. */
 export function personToken(form: string, locale: string, secret = TEST_TOKEN_SECRET): string {
   if (!isContactFormId(form) || !isLocale(locale)) throw new Error(`no form ${form}/${locale}`)
-  return issueToken(Buffer.from(secret), {
+  return issueToken(tokenKey(Buffer.from(secret)), {
     kind: 'script',
     form,
     locale,
@@ -41,7 +42,8 @@ export function personToken(form: string, locale: string, secret = TEST_TOKEN_SE
  * server checks it exactly as a browser's.
  */
 export async function personProof(secret = TEST_TOKEN_SECRET): Promise<string> {
-  const proofs = new ProofOfWork(Buffer.from(secret), loadConfig({}).CONTACT_TOKEN_MAX_AGE, {
+  const keys = new TokenKeys(Buffer.from(secret))
+  const proofs = new ProofOfWork(keys, loadConfig({}).CONTACT_TOKEN_MAX_AGE, {
     min: 0,
     max: 0,
   })

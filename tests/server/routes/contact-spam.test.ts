@@ -1,6 +1,8 @@
+import { createHmac } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { issueToken } from '#server/services/form-token.ts'
+import { tokenKey } from '#server/services/token-keys.ts'
 import { MAX_LINKS, suspectReasons, type SuspectReason } from '#server/services/spam-signals.ts'
 import { PROOF_COST } from '#server/services/proof-of-work.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
@@ -97,6 +99,19 @@ async function nothingDelivered() {
   expect(await app.contact.outbox.size()).toBe(0)
 }
 
+/** The reasons of what the quarantine holds, oldest first (README, Quarantine). */
+async function quarantined(): Promise<string[]> {
+  return ((await app.contact.quarantine?.list()) ?? []).map(({ reason }) => reason)
+}
+
+/** A dropped post: nothing delivered, kept in the quarantine with its reason and text. */
+async function droppedIntoQuarantine(reason: string, message = VALID.message) {
+  await nothingDelivered()
+  const entries = (await app.contact.quarantine?.list()) ?? []
+  expect(entries.map((entry) => entry.reason)).toEqual([reason])
+  expect(entries[0]?.entry.message.message).toBe(message)
+}
+
 describe('posts from another site', () => {
   it.each([
     ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
@@ -138,7 +153,7 @@ describe('posts from another site', () => {
 
 /** A token made with the app's key, issued `agoMs` ago. */
 const issued = (agoMs: number, form: 'contact' | 'home' = 'contact', locale = 'en') =>
-  issueToken(Buffer.from(TEST_TOKEN_SECRET), {
+  issueToken(tokenKey(Buffer.from(TEST_TOKEN_SECRET)), {
     kind: 'script',
     form,
     locale: locale as 'en',
@@ -150,8 +165,11 @@ describe('the form token', () => {
     ['no token', () => '', 'tokenMissing'],
     ['a token in another shape', () => 'x'.repeat(80), 'tokenForged'],
     [
-      'a token signed with another key',
-      () => personToken('contact', 'en', 'another-key-of-at-least-thirty-two-chars'),
+      'a token naming this site’s key, signed with another',
+      () => {
+        const forged = personToken('contact', 'en', 'another-key-of-at-least-thirty-two-chars')
+        return forged.replace(/^2\.[\w-]{8}\./, `2.${tokenKey(Buffer.from(TEST_TOKEN_SECRET)).id}.`)
+      },
       'tokenForged',
     ],
     [
@@ -162,13 +180,65 @@ describe('the form token', () => {
     ['a token of the home form', () => personToken('home', 'en'), 'tokenForged'],
     ['a token of the German form', () => personToken('contact', 'de'), 'tokenForged'],
     ['a token issued a second ago (a bot, no person is that fast)', () => issued(1_000), 'tooFast'],
-  ])('%s: answered like a success, dropped and counted', async (_case, token, reason) => {
+  ])(
+    '%s: answered like a success, dropped, counted and quarantined',
+    async (_case, token, reason) => {
+      await startApp()
+      const response = await post({ ...VALID, token: token() }, {})
+      expect(response.status).toBe(202)
+      expect(await response.json()).toMatchObject({ status: 'accepted' })
+      expect(await metric(`contact_rejected_total{reason="${reason}"}`)).toBe(1)
+      expect(await metric(`contact_quarantined_total{reason="${reason}"}`)).toBe(1)
+      await droppedIntoQuarantine(reason)
+    },
+  )
+
+  it.each([
+    [
+      'a token of a key this site does not have (rotated out, or lost with its data)',
+      () => personToken('contact', 'en', 'another-key-of-at-least-thirty-two-chars'),
+    ],
+    [
+      'a token of the release before key ids, signed with another key',
+      () =>
+        personToken('contact', 'en', 'another-key-of-at-least-thirty-two-chars').replace(
+          /^2\.[\w-]{8}\./,
+          '1.',
+        ),
+    ],
+  ])(
+    '%s: answered like an expired one, and the message goes with the new token',
+    async (_case, token) => {
+      await startApp()
+      const response = await post({ ...VALID, token: token() }, {})
+      expect(response.status).toBe(409)
+      const answer = (await response.json()) as {
+        status: string
+        token: string
+        challenge: ProofChallenge
+      }
+      expect(answer.status).toBe('expired')
+      expect(await metric('contact_rejected_total{reason="keyUnknown"}')).toBe(1)
+      expect(await metric('contact_submissions_total{outcome="expired"}')).toBe(1)
+      expect(await quarantined()).toEqual([])
+      await nothingDelivered()
+      const proof = await solveProof(answer.challenge)
+      expect((await post({ ...VALID, token: answer.token, proof }, {})).status).toBe(202)
+      await eventually(() => smtp.received.length === 1)
+    },
+  )
+
+  it('a token of the release before key ids, signed with this site’s key, is good', async () => {
     await startApp()
-    const response = await post({ ...VALID, token: token() }, {})
-    expect(response.status).toBe(202)
-    expect(await response.json()).toMatchObject({ status: 'accepted' })
-    expect(await metric(`contact_rejected_total{reason="${reason}"}`)).toBe(1)
-    await nothingDelivered()
+    const legacy = personToken('contact', 'en').replace(/^2\.[\w-]{8}\./, '1.')
+    const token = `${legacy.slice(0, legacy.lastIndexOf('.'))}.${createHmac(
+      'sha256',
+      TEST_TOKEN_SECRET,
+    )
+      .update(legacy.slice(0, legacy.lastIndexOf('.')))
+      .digest('base64url')}`
+    expect((await post({ ...VALID, token, proof: await personProof() }, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
   })
 
   it('expired after CONTACT_TOKEN_MAX_AGE: the visitor is told and sends again at once with the new token', async () => {
@@ -263,8 +333,14 @@ describe('the form token', () => {
       token: string
       challenge: ProofChallenge
     }
-    expect(token).toMatch(/^1\.s\.[0-9a-z]+\.home\.pl\./)
-    expect(challenge.parameters).toMatchObject({ algorithm: PROOF_ALGORITHM, cost: PROOF_COST })
+    const { id } = tokenKey(Buffer.from(TEST_TOKEN_SECRET))
+    expect(token.startsWith(`2.${id}.s.`)).toBe(true)
+    expect(token).toMatch(/^2\.[\w-]{8}\.s\.[0-9a-z]+\.home\.pl\./)
+    expect(challenge.parameters).toMatchObject({
+      algorithm: PROOF_ALGORITHM,
+      cost: PROOF_COST,
+      data: { keyId: id },
+    })
     expect((await fetch(`${origin}/api/contact/token?form=sales&locale=pl`)).status).toBe(400)
     expect((await fetch(`${origin}/api/contact/token?form=home`)).status).toBe(400)
   })
@@ -316,8 +392,15 @@ describe('the proof of work', () => {
       'proofInvalid',
     ],
     [
-      'a challenge of another site (another key)',
-      async () => personProof('another-key-of-at-least-thirty-two-chars'),
+      'a challenge naming this site’s key, signed with another',
+      async () => {
+        const { challenge, solution } = decoded(
+          await personProof('another-key-of-at-least-thirty-two-chars'),
+        )
+        const data = { keyId: tokenKey(Buffer.from(TEST_TOKEN_SECRET)).id }
+        const parameters = { ...challenge.parameters, data }
+        return encoded({ challenge: { ...challenge, parameters }, solution })
+      },
       'proofInvalid',
     ],
     [
@@ -329,14 +412,31 @@ describe('the proof of work', () => {
       },
       'proofInvalid',
     ],
-  ])('%s: answered like a success, dropped and counted', async (_case, proof, reason) => {
+  ])(
+    '%s: answered like a success, dropped, counted and quarantined',
+    async (_case, proof, reason) => {
+      await startApp()
+      const token = personToken('contact', 'en')
+      const response = await post({ ...VALID, token, proof: await proof() }, {})
+      expect(response.status).toBe(202)
+      expect(await response.json()).toMatchObject({ status: 'accepted' })
+      expect(await metric(`contact_rejected_total{reason="${reason}"}`)).toBe(1)
+      await droppedIntoQuarantine(reason)
+    },
+  )
+
+  it('a challenge of a key this site does not have: answered like an expired token, the message goes with the new one', async () => {
     await startApp()
     const token = personToken('contact', 'en')
-    const response = await post({ ...VALID, token, proof: await proof() }, {})
-    expect(response.status).toBe(202)
-    expect(await response.json()).toMatchObject({ status: 'accepted' })
-    expect(await metric(`contact_rejected_total{reason="${reason}"}`)).toBe(1)
+    const proof = await personProof('another-key-of-at-least-thirty-two-chars')
+    const response = await post({ ...VALID, token, proof }, {})
+    expect(response.status).toBe(409)
+    const answer = (await response.json()) as { token: string; challenge: ProofChallenge }
+    expect(await metric('contact_rejected_total{reason="keyUnknown"}')).toBe(1)
     await nothingDelivered()
+    const solved = await solveProof(answer.challenge)
+    expect((await post({ ...VALID, token: answer.token, proof: solved }, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
   })
 
   it('a solution counts for one message: sent again with another token, it is a replay', async () => {
@@ -354,6 +454,7 @@ describe('the proof of work', () => {
     expect(await metric('contact_rejected_total{reason="replay"}')).toBe(1)
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(smtp.received).toHaveLength(1)
+    expect(await quarantined()).toEqual(['replay'])
   })
 })
 
@@ -364,7 +465,16 @@ describe('the honeypot', () => {
     expect(response.status).toBe(202)
     expect(await response.json()).toMatchObject({ status: 'accepted' })
     expect(await metric('contact_rejected_total{reason="honeypot"}')).toBe(1)
+    await droppedIntoQuarantine('honeypot')
+  })
+
+  it('keeps nothing of a post that is no message at all (it fails the schema)', async () => {
+    await startApp()
+    const response = await post({ ...VALID, email: 'not-an-address', website: 'x' }, {})
+    expect(response.status).toBe(202)
+    expect(await metric('contact_rejected_total{reason="honeypot"}')).toBe(1)
     await nothingDelivered()
+    expect(await quarantined()).toEqual([])
   })
 })
 
