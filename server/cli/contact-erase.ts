@@ -1,14 +1,16 @@
 // `npm run contact:erase -- --email ADDRESS`: erasure on request (GDPR Art. 17, README,
 // Retention and erasure). Removes every contact message from that sender the site still
-// stores: the outbox folder (`OUTBOX_DIR`) and, with `REDIS_URL`, the queue in every state,
-// then has Redis rewrite its append-only file so they leave its disk at once.
+// stores: the outbox folder (`OUTBOX_DIR`), the quarantine of dropped posts and, with
+// `REDIS_URL`, the queue in every state and the replicas' quarantine, then has Redis rewrite
+// its append-only file so they leave its disk at once.
 // Prints how many; the address itself is never printed or logged. In a pod:
 // `kubectl exec deploy/<name> -- node server/cli/contact-erase.ts --email ADDRESS`.
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
 import { loadConfig } from '#server/config.ts'
 import { FileOutbox } from '#server/services/outbox.ts'
+import { FileQuarantine, QUARANTINE_FOLDER, RedisQuarantine } from '#server/services/quarantine.ts'
 import { operatorQueue } from '#server/services/redis-outbox.ts'
 
 const USAGE = 'Usage: npm run contact:erase -- --email ADDRESS'
@@ -29,12 +31,21 @@ try {
 }
 
 const config = loadConfig()
-const folder = new FileOutbox(resolve(config.OUTBOX_DIR))
-const fromFolder = await folder.eraseSender(email).catch((error: unknown) => {
-  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0 // no folder: nothing there
+/** No folder: nothing there. */
+const noneWithoutFolder = (error: unknown) => {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
   throw error
-})
+}
+const folder = new FileOutbox(resolve(config.OUTBOX_DIR))
+const fromFolder = await folder.eraseSender(email).catch(noneWithoutFolder)
 console.log(`Outbox folder (${folder.dir}): ${fromFolder} message(s) erased.`)
+// The quarantine's limits play no part in erasing.
+const limits = { maxEntries: config.QUARANTINE_MAX_ENTRIES, maxBytes: config.QUARANTINE_MAX_BYTES }
+const quarantineFolder = new FileQuarantine(join(folder.dir, QUARANTINE_FOLDER), limits)
+const fromQuarantineFolder = await quarantineFolder.eraseSender(email).catch(noneWithoutFolder)
+console.log(
+  `Quarantine folder (${quarantineFolder.dir}): ${fromQuarantineFolder} dropped post(s) erased.`,
+)
 
 if (config.REDIS_URL) {
   const queue = operatorQueue(config.REDIS_URL)
@@ -42,8 +53,10 @@ if (config.REDIS_URL) {
     await queue.queue.waitUntilReady()
     const { erased, busy } = await queue.eraseSender(email)
     console.log(`Redis queue: ${erased} message(s) erased.`)
+    const fromQuarantine = await new RedisQuarantine(queue.connection, limits).eraseSender(email)
+    console.log(`Redis quarantine: ${fromQuarantine} dropped post(s) erased.`)
     // Until Redis rewrites its append-only file, the erased messages are still in it.
-    if (erased > 0) {
+    if (erased + fromQuarantine > 0) {
       const outcome = await queue.rewriteAppendOnlyFile()
       console.log(
         outcome === 'rewritten'

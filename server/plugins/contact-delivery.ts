@@ -73,6 +73,11 @@ declare module 'fastify' {
        * hourly by itself); resolves with how many messages went.
        */
       purgeExpired: (now?: number) => Promise<number>
+      /**
+       * Deletes quarantine entries older than `QUARANTINE_DAYS` as of `now` (runs hourly by
+       * itself); resolves with how many went.
+       */
+      purgeQuarantine: (now?: number) => Promise<number>
       outbox: FileOutbox
       /** The shared queue when `REDIS_URL` is set. */
       queue: RedisOutbox | null
@@ -360,6 +365,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
         if (stats !== undefined) this.set(stats?.bytes ?? 0)
       },
     })
+    let purgeQuarantine: (now?: number) => Promise<number> = async () => 0
     if (quarantine) {
       const quarantineRetention = startRetention({
         days: config.QUARANTINE_DAYS,
@@ -378,6 +384,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
           }),
       })
       app.addHook('onClose', () => quarantineRetention.stop())
+      purgeQuarantine = quarantineRetention.run
     }
 
     const states = ['waiting', 'active', 'delayed', 'failed'] as const
@@ -490,6 +497,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
         submissions.inc({ outcome })
       },
       purgeExpired: retention.run,
+      purgeQuarantine: (now) => purgeQuarantine(now),
     })
   },
   { name: 'contact-delivery', dependencies: ['i18n'] },

@@ -50,12 +50,20 @@ export function contactMail(
   settings: MailSettings,
   t: MailTexts,
 ): SendMailOptions {
-  const { message, suspect = [] } = entry
+  const { message, suspect = [], released } = entry
   const value = (field: ContactField) => shown(field, message[field.name], t)
-  const signs: [string, string][] =
-    suspect.length > 0
-      ? [[t('suspectSigns'), suspect.map((reason) => suspectSign(reason, t)).join('; ')]]
-      : []
+  const signs: [string, string][] = [
+    // Released from the quarantine by an operator (README, Quarantine): why it was held back.
+    ...(released ? [[t('releasedReason'), t(`dropReason.${released}`)] as [string, string]] : []),
+    ...(suspect.length > 0
+      ? [
+          [t('suspectSigns'), suspect.map((reason) => suspectSign(reason, t)).join('; ')] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
+  ]
   const rows: [string, string][] = [
     ...signs,
     ...CONTACT_FIELDS.filter((field) => field.mail === 'row').map((field): [string, string] => [
@@ -91,7 +99,7 @@ export function contactMail(
     replyTo: { name: oneLine(message.name), address: message.email },
     // The visitor's subject, or (the home page's form has none) the service of interest.
     // A message with signs of spam is marked first, where a mail filter can sort by it.
-    subject: `${suspect.length > 0 ? `${t('suspect')} ` : ''}${t('subjectPrefix')}: ${oneLine(message.subject ?? (service ? value(service) : ''))}`,
+    subject: `${released ? `${t('released', { reason: t(`dropReason.${released}`) })} ` : ''}${suspect.length > 0 ? `${t('suspect')} ` : ''}${t('subjectPrefix')}: ${oneLine(message.subject ?? (service ? value(service) : ''))}`,
     text,
     html,
     // Derived from the submission's id: a rare second delivery (the SMTP server accepted, the

@@ -86,6 +86,11 @@ export class RedisOutbox {
   readonly #connections: Redis[] = []
   /** The connection the queue writes on (commands to Redis itself go here too). */
   readonly #producer: Redis
+
+  /** The producer connection, for an operator's command that needs Redis beside the queue. */
+  get connection(): Redis {
+    return this.#producer
+  }
   readonly #log: DeliveryLog
   /** Deliveries in progress in this process. */
   #active = 0
