@@ -190,6 +190,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     queueDiskBoundMs: config.REDIS_AOF_REWRITE_INTERVAL,
     formTokenMaxAgeMs: config.CONTACT_TOKEN_MAX_AGE,
     repeatWindowMs: REPEAT_WINDOW_MS,
+    quarantineDays: config.QUARANTINE_DAYS,
     settingsSince: config.POLICY_SETTINGS_SINCE ?? null,
   })
   const changedSettings = changedPolicySettings(config)

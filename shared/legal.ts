@@ -29,6 +29,7 @@ export const PRIVACY_SECTIONS = [
   'hosting',
   'cdn',
   'contactForm',
+  'spamQuarantine',
   'cookies',
   'noTracking',
   'recipients',
@@ -58,7 +59,7 @@ export const IMPRINT_SECTIONS = [
 /** Sections shown only when the deployment does what they describe. */
 export const CONDITIONAL_PRIVACY_SECTIONS: Partial<
   Record<(typeof PRIVACY_SECTIONS)[number], (facts: PolicyFacts) => boolean>
-> = { cdn: (facts) => facts.hasCdn }
+> = { cdn: (facts) => facts.hasCdn, spamQuarantine: (facts) => facts.quarantineDays > 0 }
 
 /**
  * Cookie-policy sections whose text differs with a CDN: with `CDN_URL` set, the page shows
@@ -119,6 +120,11 @@ export type PolicyFacts = {
   /** How long a keyed checksum of each message's text is kept to mark one sent again. */
   repeatWindowMs: number
   /**
+   * `QUARANTINE_DAYS`: how long a message the spam defence held back is kept for an operator
+   * to check (README, Quarantine); 0: none is kept, and the policy says nothing of it.
+   */
+  quarantineDays: number
+  /**
    * `POLICY_SETTINGS_SINCE`: the day the deployment's values of the stated settings took
    * effect, when they are not the defaults the history's hashes cover; null otherwise.
    */
@@ -155,6 +161,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       hashes: {
         default: { en: '032b44bc034920c1', de: '387234a42db1b652', pl: '91f65fa8df6bc789' },
         cdn: { en: '02ffa07f4d6fb74b', de: '0c7e8dd36d064cff', pl: '9594abdbf94871c2' },
+      },
+    },
+    {
+      date: '2026-11-27',
+      hashes: {
+        default: { en: '1b8a6fc273c97c7f', de: '5c361f8b2e6f644e', pl: 'a84ac1d53c7e8ec7' },
+        cdn: { en: '63a0a27447be4cdf', de: 'cb0c24d994519655', pl: '01a4485e456213dd' },
       },
     },
   ],

@@ -43,6 +43,7 @@ export function usePolicyValues() {
   return {
     ...companyPlaceholders(locale),
     retentionPeriod: period({ count: policy.contactRetentionDays, unit: 'days' }),
+    quarantinePeriod: period({ count: policy.quarantineDays, unit: 'days' }),
     rateLimitMax: policy.rateLimit.max,
     rateLimitWindow: period(periodOf(policy.rateLimit.windowMs)),
     errorReportMax: policy.errorReportRateLimit.max,

@@ -49,6 +49,13 @@ export function PrivacyPage({ page }: ScreenProps<ScreenPage<'privacy'>>) {
       objectionGrounds,
       returnObjects: true,
     })
+    // What the spam defence holds back is kept only with QUARANTINE_DAYS above 0: its period
+    // follows the first paragraph on storage periods then.
+    if (id === 'retention' && policy.quarantineDays > 0) {
+      const [first, ...rest] = texts.paragraphs
+      const quarantine = t('retentionOfHeldBack', values)
+      return { ...texts, paragraphs: [...(first ? [first] : []), quarantine, ...rest] }
+    }
     if (id !== 'recipients') return texts
     const items = processors(policy).map((key) =>
       t(`sections.recipients.processors.${key}`, values),
