@@ -50,7 +50,10 @@ COPY server ./server
 COPY shared ./shared
 COPY locales ./locales
 USER node
-EXPOSE 3000
+# 3000: the site (PORT). 9464: /metrics on a port of its own (METRICS_PORT), for Prometheus
+# only and answering loopback and private addresses unless METRICS_ALLOW says otherwise:
+# publish 3000 alone to the public (README, Operations).
+EXPOSE 3000 9464
 VOLUME ["/data/outbox"]
 # node as PID 1 handles SIGTERM itself: readiness off, drain, exit 0. A young generation of
 # 8 MB semi-spaces keeps the resident memory lower under a flood (313-319 MB after

@@ -45,6 +45,9 @@ export default defineConfig({
       env: {
         NODE_ENV: 'production',
         PORT: String(PORT),
+        // /metrics on the site's port, where the specs read it (tests/e2e/insight.spec.ts); a
+        // port of its own (9464 by default) could be taken by another process on the machine.
+        METRICS_PORT: String(PORT),
         HOST: '127.0.0.1',
         APP_BASE_URL: BASE_URL,
         LOG_LEVEL: 'warn',
@@ -68,6 +71,7 @@ export default defineConfig({
       env: {
         NODE_ENV: 'production',
         PORT: String(FAILING_PORT),
+        METRICS_PORT: String(FAILING_PORT),
         HOST: '127.0.0.1',
         APP_BASE_URL: `http://127.0.0.1:${FAILING_PORT}`,
         LOG_LEVEL: 'fatal',

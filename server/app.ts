@@ -14,7 +14,7 @@ import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
 import type { PolicyFacts } from '#shared/legal.ts'
 import type { RuntimeConfig } from '#shared/page-data.ts'
-import { changedPolicySettings, type Config } from './config.ts'
+import { changedPolicySettings, isMetricsOnSitePort, type Config } from './config.ts'
 import { logDestination } from './log-destination.ts'
 import { i18nPlugin } from './plugins/i18n.ts'
 import { rendererPlugin, type Renderer } from './plugins/renderer.ts'
@@ -262,7 +262,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
 
   await app.register(observabilityPlugin, {
     metricsAllow: config.METRICS_ALLOW,
-    metricsPort: config.METRICS_PORT,
+    metricsPort: isMetricsOnSitePort(config) ? undefined : config.METRICS_PORT,
     host: config.HOST,
   })
   // Page views and leads, counted from requests the site answers anyway (README, Insight).

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { SELECTOR } from './services/label-selector.ts'
-import { parseAddressList } from './services/ip-addresses.ts'
+import { parseAddressList, parseAllowList } from './services/ip-addresses.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -31,9 +31,13 @@ const duration = z.string().transform((value, context) => {
 })
 
 /** A list of IPs/CIDRs (`parseAddressList`); a bad entry is refused with the reason. */
-function addresses(value: string, context: z.RefinementCtx): string[] {
+function addresses(
+  value: string,
+  context: z.RefinementCtx,
+  parse: (value: string) => string[] = parseAddressList,
+): string[] {
   try {
-    return parseAddressList(value)
+    return parse(value)
   } catch (error) {
     context.addIssue({ code: 'custom', message: (error as Error).message })
     return z.NEVER
@@ -62,6 +66,12 @@ const mailbox = z
   .refine((value) => /^[^\r\n]+$/.test(value), {
     error: 'must be an address like "Name <a@b.de>" or a@b.de',
   })
+
+/** `/metrics`'s own port unless `METRICS_PORT` says otherwise (the chart's `metrics.port`). */
+export const METRICS_PORT_DEFAULT = 9464
+
+/** Who may read `/metrics` unless `METRICS_ALLOW` says otherwise: loopback and private ranges. */
+export const METRICS_ALLOW_DEFAULT = ['loopback', 'uniquelocal'] as const
 
 /**
  * Environment variables (README, Configuration). Names are fixed so that ops, the Helm chart and the
@@ -95,9 +105,21 @@ export const ConfigSchema = z.object({
     .optional(),
   /** `Strict-Transport-Security` max-age in seconds; 0 turns the header off. */
   HSTS_MAX_AGE: z.coerce.number().int().min(0).max(63_072_000).default(31_536_000),
-  /** IPs/CIDRs allowed to read `/metrics` (e.g. the cluster network); unset: everyone. */
-  METRICS_ALLOW: z.string().transform(addresses).optional(),
-  /** A port of its own for `/metrics` (the site's port then answers it with 404); unset: PORT. */
+  /**
+   * IPs/CIDRs (or `loopback`, `uniquelocal`, `linklocal`) allowed to read `/metrics`, on
+   * whichever port serves it; others get 404. `0.0.0.0/0,::/0` allows everyone. Unset: this
+   * machine and the private ranges, so a metrics port that ends up open to the internet still
+   * answers no public address (README, Operations).
+   */
+  METRICS_ALLOW: z
+    .string()
+    .transform((value, context) => addresses(value, context, parseAllowList))
+    .default(() => [...METRICS_ALLOW_DEFAULT]),
+  /**
+   * The port `/metrics` is served on: a port of its own, which a proxy forwarding the site's
+   * port never reaches (the site's port answers `/metrics` with 404), or PORT itself for
+   * `/metrics` beside the pages. Unset: `METRICS_PORT_DEFAULT` (`loadConfig`; development PORT).
+   */
   METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
@@ -208,7 +230,32 @@ export function changedPolicySettings(config: Config): (typeof POLICY_STATED_SET
   return POLICY_STATED_SETTINGS.filter((name) => config[name] !== defaults[name])
 }
 
-export type Config = Readonly<z.infer<typeof ConfigSchema>>
+/** The schema with the defaults that depend on other variables filled in. */
+const ResolvedConfigSchema = ConfigSchema.transform((config, context) => {
+  if (config.METRICS_PORT !== undefined) return { ...config, METRICS_PORT: config.METRICS_PORT }
+  // `npm run dev` keeps /metrics beside its pages (localhost:3000/metrics): dev servers of
+  // several checkouts on one machine need no second port each to keep apart (README, Develop).
+  if (config.NODE_ENV === 'development') return { ...config, METRICS_PORT: config.PORT }
+  // The site on the default metrics port would serve /metrics beside its pages unasked.
+  if (config.PORT === METRICS_PORT_DEFAULT) {
+    context.addIssue({
+      code: 'custom',
+      path: ['METRICS_PORT'],
+      message:
+        `must be set when PORT is ${METRICS_PORT_DEFAULT}, its default: another port for ` +
+        `/metrics, or ${METRICS_PORT_DEFAULT} to serve /metrics on the site's port`,
+    })
+    return z.NEVER
+  }
+  return { ...config, METRICS_PORT: METRICS_PORT_DEFAULT }
+})
+
+export type Config = Readonly<z.infer<typeof ResolvedConfigSchema>>
+
+/** Whether `/metrics` is served on the site's port (`METRICS_PORT` equal to `PORT`). */
+export function isMetricsOnSitePort(config: Pick<Config, 'PORT' | 'METRICS_PORT'>): boolean {
+  return config.METRICS_PORT === config.PORT
+}
 
 /** Settings whose values are keys: an error message names them, never shows them. */
 const SECRET_SETTINGS = new Set<string>(['CONTACT_TOKEN_SECRET', 'CONTACT_TOKEN_PREVIOUS_SECRETS'])
@@ -221,10 +268,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // An empty variable means "not set", as in Kubernetes manifests with `value: ""`.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''))
-  const result = ConfigSchema.refine(
-    (config) => config.METRICS_PORT === undefined || config.METRICS_PORT !== config.PORT,
-    { path: ['METRICS_PORT'], error: 'must differ from PORT' },
-  ).safeParse(present)
+  const result = ResolvedConfigSchema.safeParse(present)
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '')

@@ -39,7 +39,37 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'))
   process.on('SIGINT', () => void shutdown('SIGINT'))
 
+  await app.ready()
+  // The metrics port before the site's: a process that cannot serve its metrics takes no
+  // traffic, rather than serving it unseen by the alerts.
+  if (app.metricsListener) {
+    try {
+      await app.metricsListener.listen()
+    } catch (error) {
+      if (!isSystemError(error)) throw error
+      console.error(metricsPortProblem(error, config))
+      process.exit(1)
+    }
+  }
   await app.listen({ port: config.PORT, host: config.HOST })
+}
+
+function isSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).code === 'string'
+}
+
+/** Why `/metrics` cannot have its port, and what to do: a message, not a stack trace. */
+function metricsPortProblem(error: NodeJS.ErrnoException & { code: string }, config: Config) {
+  const where = `${config.HOST}:${config.METRICS_PORT}`
+  const cause =
+    error.code === 'EADDRINUSE'
+      ? `${where} is in use (another instance of the site on this machine?)`
+      : `cannot listen on ${where} (${error.code}: ${error.message})`
+  return (
+    `METRICS_PORT=${config.METRICS_PORT}: ${cause}.\n` +
+    `/metrics has a port of its own: give each instance on this machine a free METRICS_PORT, ` +
+    `or set METRICS_PORT=${config.PORT} (its PORT) to serve /metrics on the site's port.`
+  )
 }
 
 await main()

@@ -84,11 +84,13 @@ function serveFlags(): string[] {
 
 /** The production server as `npm run serve` starts it, logging at its default level. */
 export async function startProductionServer(env: Record<string, string>) {
-  const port = await freePort()
+  // /metrics on a port of its own, as by default, but a free one: 9464 may be taken here.
+  const [port, metricsPort] = await Promise.all([freePort(), freePort()])
   const base = `http://127.0.0.1:${port}`
   const child = start(process.execPath, [...serveFlags(), 'server/main.ts'], {
     NODE_ENV: 'production',
     PORT: String(port),
+    METRICS_PORT: String(metricsPort),
     HOST: '127.0.0.1',
     APP_BASE_URL: base,
     ...env,

@@ -10,7 +10,20 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Counts a failed page render (the visitor got the 500 page). */
     countRenderError: () => void
+    /** `/metrics` on a port of its own, or null when the site's port serves it. */
+    metricsListener: MetricsListener | null
   }
+}
+
+/**
+ * The listener of `/metrics` on its own port. The process opens it (`server/main.ts`), not an
+ * `onListen` hook: Fastify only logs what fails there, and a process whose metrics port is
+ * taken would serve on, unseen by its alerts.
+ */
+export type MetricsListener = {
+  port: number
+  /** Listens on `port`; rejects with Node's error (`EADDRINUSE`, …) if it cannot. */
+  listen: () => Promise<void>
 }
 
 /** An incoming `X-Request-Id` is kept only if it looks like an id, never arbitrary text. */
@@ -27,11 +40,16 @@ function routeOf(request: FastifyRequest): string {
 }
 
 export type ObservabilityOptions = {
-  /** IPs or CIDRs allowed to read `/metrics`; unset: everyone. */
-  metricsAllow?: readonly string[]
   /**
-   * A port of its own for `/metrics`, opened when the app listens: what routes the site's port
-   * to the public (an Ingress) then never reaches the metrics. Unset: on the site's port.
+   * IPs or CIDRs allowed to read `/metrics` (`parseAllowList`), checked against the client
+   * address: `request.ip` on the site's port (behind `TRUST_PROXY`, the forwarded one), the
+   * connection's on a port of its own (proxies forward the site's port, not that one).
+   */
+  metricsAllow: readonly string[]
+  /**
+   * A port of its own for `/metrics` (`app.metricsListener`): what routes the site's port to
+   * the public (an Ingress, a load balancer) then never reaches the metrics. Unset: on the
+   * site's port.
    */
   metricsPort?: number
   host?: string
@@ -98,8 +116,9 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
       done()
     })
 
-    const isAllowed = metricsAllow ? addressMatcher(metricsAllow) : () => true
+    const isAllowed = addressMatcher(metricsAllow)
     if (metricsPort === undefined) {
+      app.decorate('metricsListener', null)
       app.get('/metrics', ANSWERS_UNDER_PRESSURE, async (request, reply) => {
         if (!isAllowed(request.ip)) return reply.callNotFound()
         reply.type(registry.contentType).header('Cache-Control', 'no-store')
@@ -131,15 +150,18 @@ export const observabilityPlugin = fp<ObservabilityOptions>(
         },
       )
     })
-    app.addHook('onListen', async () => {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(metricsPort, host, () => {
-          server.off('error', reject)
-          resolve()
+    app.decorate('metricsListener', {
+      port: metricsPort,
+      listen: async () => {
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject)
+          server.listen(metricsPort, host, () => {
+            server.off('error', reject)
+            resolve()
+          })
         })
-      })
-      app.log.info({ port: metricsPort }, 'metrics listening on their own port')
+        app.log.info({ port: metricsPort }, 'metrics listening on their own port')
+      },
     })
     app.addHook('onClose', async () => {
       if (server.listening) await new Promise((resolve) => server.close(resolve))

@@ -26,6 +26,22 @@ export function parseAddressList(value: string): string[] {
   return entries
 }
 
+/** `0.0.0.0/0` and `::/0` as ranges proxy-addr takes: it refuses a prefix of 0. */
+const EVERY_ADDRESS: Record<string, string[]> = {
+  '0.0.0.0/0': ['0.0.0.0/1', '128.0.0.0/1'],
+  '::/0': ['::/1', '8000::/1'],
+}
+
+/**
+ * An allow list (`METRICS_ALLOW`): `parseAddressList`'s entries, and `0.0.0.0/0` or `::/0`
+ * for every IPv4 or IPv6 address, each kept as its two halves. Never for `TRUST_PROXY`:
+ * trusting every address would let anyone pick their rate-limit key.
+ */
+export function parseAllowList(value: string): string[] {
+  const entries = value.split(',').flatMap((entry) => EVERY_ADDRESS[entry.trim()] ?? [entry])
+  return parseAddressList(entries.join(','))
+}
+
 const NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
 
 function isAddressOrRange(entry: string): boolean {

@@ -4,6 +4,7 @@ import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
 import { ConfigSchema, loadConfig } from '#server/config.ts'
+import { addressMatcher } from '#server/services/ip-addresses.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -213,6 +214,28 @@ describe.skipIf(!binary)('Helm chart', () => {
     // The variables the Deployment sets beside them are the chart's own (port, outbox, …).
     expect(() => loadConfig({ ...data, PORT: '3000', METRICS_PORT: '9090' })).not.toThrow()
   })
+
+  it.each(VALUE_SETS)(
+    '%s: METRICS_ALLOW is explicit: config.METRICS_ALLOW, else whoever reaches metrics.port',
+    (valueSet) => {
+      const { data } = find(render(valueSet), 'ConfigMap', FULLNAME) as Manifest & {
+        data?: Record<string, string>
+      }
+      const values = (
+        valueSet === 'defaults' ? {} : parse(readFileSync(join(CHART, 'ci', valueSet), 'utf8'))
+      ) as { config?: { METRICS_ALLOW?: string } }
+      const configured = values.config?.METRICS_ALLOW
+      // Not the app's default (loopback and private ranges): pod networks outside them, IPv6
+      // global unicast or 100.64.0.0/10, must still be scraped.
+      expect(data?.METRICS_ALLOW).toBe(configured ?? '0.0.0.0/0,::/0')
+      if (configured !== undefined) return
+      const isAllowed = addressMatcher(
+        loadConfig({ ...data, PORT: '3000', METRICS_PORT: '9464' }).METRICS_ALLOW,
+      )
+      for (const podAddress of ['10.244.1.7', '100.64.3.4', '2001:db8:42::7'])
+        expect(isAllowed(podAddress), podAddress).toBe(true)
+    },
+  )
 
   it.each(readdirSync(join(CHART, 'ci', 'invalid')).filter((name) => name.endsWith('.yaml')))(
     'refuses ci/invalid/%s',

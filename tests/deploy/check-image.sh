@@ -12,6 +12,9 @@ trap containers_engine_stop EXIT
 
 IMAGE=${IMAGE:-localhost/modernwerk-web:ci}
 PORT=${IMAGE_CHECK_PORT:-18500}
+# /metrics on a port of its own, as the image does by default (9464), but one that no other
+# process on this machine holds: the container shares the host's network.
+METRICS_PORT=${IMAGE_CHECK_METRICS_PORT:-18501}
 NAME="modernwerk-image-check-$$"
 started=$(date +%s)
 
@@ -40,7 +43,7 @@ log "image $IMAGE: user '$user', $((size / 1000000)) MB"
 
 podman rm -f "$NAME" >/dev/null 2>&1 || true
 podman run -d --name "$NAME" --network host \
-  -e HOST=127.0.0.1 -e PORT="$PORT" -e APP_BASE_URL="http://127.0.0.1:$PORT" \
+  -e HOST=127.0.0.1 -e PORT="$PORT" -e METRICS_PORT="$METRICS_PORT" -e APP_BASE_URL="http://127.0.0.1:$PORT" \
   --read-only --tmpfs /tmp:rw,size=64m,mode=1777 --tmpfs /data/outbox:rw,size=16m,mode=1777 \
   --user 1000:1000 --cap-drop=ALL --security-opt no-new-privileges "$IMAGE" >/dev/null
 
@@ -67,13 +70,17 @@ curl -fsS -m 30 "http://127.0.0.1:$PORT/assets/builds/meta/0123456789ab.json" | 
   fail "the previous release's build meta is not served"
 own_asset=$(curl -fsS -m 30 "http://127.0.0.1:$PORT/" | grep -o '/assets/entry-client-[A-Za-z0-9_-]*\.js' | head -n 1)
 curl -fsS -m 30 -o /dev/null "http://127.0.0.1:$PORT$own_asset" || fail "own entry chunk $own_asset not served"
+curl -fsS -m 30 "http://127.0.0.1:$METRICS_PORT/metrics" | grep -q '^app_build_info{' ||
+  fail "no /metrics on METRICS_PORT $METRICS_PORT"
+[[ $(curl -sS -m 30 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics") == 404 ]] ||
+  fail "the site's port answers /metrics"
 [[ $(podman top "$NAME" user | tail -n +2 | sort -u) != root ]] || fail "the process runs as root"
 
 podman stop -t 10 "$NAME" >/dev/null
 exit_code=$(podman inspect -f '{{.State.ExitCode}}' "$NAME")
 podman rm "$NAME" >/dev/null
 [[ $exit_code == 0 ]] || fail "exit code $exit_code after SIGTERM"
-log "served a page, /readyz, a contact message and the previous release's chunk; exit 0 on SIGTERM; $(( $(date +%s) - started )) s"
+log "served a page, /readyz, a contact message, the previous release's chunk and /metrics on its own port only; exit 0 on SIGTERM; $(( $(date +%s) - started )) s"
 
 # The chart's rendered objects run with `podman kube play` (no Kubernetes here): the pod must
 # come up under the chart's securityContext, env and volumes, and answer /readyz.

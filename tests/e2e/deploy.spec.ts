@@ -32,6 +32,8 @@ async function serve(dir: string, env: Record<string, string> = {}) {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
       PORT: String(PORT),
+      // /metrics on the site's port: its own (9464 by default) may be another process's here.
+      METRICS_PORT: String(PORT),
       HOST: '127.0.0.1',
       APP_BASE_URL: ORIGIN,
       LOG_LEVEL: 'fatal',

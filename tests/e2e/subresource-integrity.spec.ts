@@ -40,6 +40,8 @@ test.beforeAll(async () => {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
       PORT: String(PORT),
+      // /metrics on the site's port: its own (9464 by default) may be another process's here.
+      METRICS_PORT: String(PORT),
       HOST: '127.0.0.1',
       APP_BASE_URL: SITE,
       CDN_URL: cdn.origin,

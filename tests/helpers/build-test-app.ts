@@ -22,10 +22,16 @@ export function serverErrors(app: object): string {
  * The overload guard is off unless a test sets `MAX_EVENT_LOOP_DELAY_MS`: a test's own
  * synchronous work (parsing pages, loops over the tables) runs on the app's event loop and,
  * on a machine shared with other workers and browsers, can hold it for over a second.
+ *
+ * `/metrics` is served on the site's port (`METRICS_PORT` equal to `PORT`) unless a test sets
+ * `METRICS_PORT`: `inject` never listens, so a port of its own would leave it unreachable.
  */
 export async function buildTestApp(env: Record<string, string> = {}, overrides: AppOverrides = {}) {
+  const port = env.PORT ?? '3000'
   const config = loadConfig({
     NODE_ENV: 'test',
+    PORT: port,
+    METRICS_PORT: port,
     // Each app its own outbox, never the project's data folder.
     OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'modernwerk-outbox-')),
     MAX_EVENT_LOOP_DELAY_MS: '0',

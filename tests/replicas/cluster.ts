@@ -31,12 +31,15 @@ export async function startCluster(options: {
   port?: number
 }) {
   const work = mkdtempSync(join(tmpdir(), 'modernwerk-cluster-'))
-  const ports = await Promise.all(Array.from({ length: options.size }, () => freePort()))
+  // Each instance's /metrics on a port of its own, as in a pod (not 9464: one per process);
+  // all asked for at once, so that no two are the same.
+  const allPorts = await Promise.all(Array.from({ length: 2 * options.size }, () => freePort()))
+  const [ports, metricsPorts] = [allPorts.slice(0, options.size), allPorts.slice(options.size)]
   const instances: (Instance | null)[] = ports.map(() => null)
 
   async function start(index: number, env: Record<string, string> = {}, root = options.root) {
-    const port = ports[index]
-    if (port === undefined) throw new Error(`no instance ${index}`)
+    const [port, metricsPort] = [ports[index], metricsPorts[index]]
+    if (port === undefined || metricsPort === undefined) throw new Error(`no instance ${index}`)
     const outbox = join(work, `outbox-${index}`)
     mkdirSync(outbox, { recursive: true })
     const child = spawn(process.execPath, ['--max-semi-space-size=8', 'server/main.ts'], {
@@ -46,6 +49,7 @@ export async function startCluster(options: {
         NODE_ENV: 'production',
         HOST: '127.0.0.1',
         PORT: String(port),
+        METRICS_PORT: String(metricsPort),
         LOG_LEVEL: 'warn',
         OUTBOX_DIR: outbox,
         // Several processes, nginx and Redis share two cores: no replica may refuse a test's
@@ -117,6 +121,8 @@ ${options.balance === 'client-hash' ? '    hash $binary_remote_addr consistent;\
     url: `http://127.0.0.1:${balancerPort}`,
     instances,
     instanceUrl: (index: number) => `http://127.0.0.1:${ports[index] ?? 0}`,
+    /** Where instance `index` serves `/metrics`. */
+    metricsUrl: (index: number) => `http://127.0.0.1:${metricsPorts[index] ?? 0}/metrics`,
     start,
     kill,
     async stop() {

@@ -222,7 +222,7 @@ describe.skipIf(missing.length > 0)('three replicas behind a balancer, one Redis
     // Answered like a success (a bot learns nothing), and counted by the replica that refused.
     expect((await send(1, replayed, { token, proof: await personProof() })).status).toBe(202)
     const refusedBy = async (index: number) =>
-      (await (await fetch(`${cluster.instanceUrl(index)}/metrics`)).text()).includes(
+      (await (await fetch(cluster.metricsUrl(index))).text()).includes(
         'contact_rejected_total{reason="replay"} 1',
       )
     expect(await refusedBy(1)).toBe(true)

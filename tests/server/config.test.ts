@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, changedPolicySettings, loadConfig } from '#server/config.ts'
+import {
+  ConfigError,
+  changedPolicySettings,
+  isMetricsOnSitePort,
+  loadConfig,
+} from '#server/config.ts'
 
 describe('loadConfig', () => {
   it('needs no configuration at all', () => {
@@ -9,6 +14,9 @@ describe('loadConfig', () => {
       APP_BASE_URL: 'http://localhost:3000',
       LOG_LEVEL: 'info',
       SHUTDOWN_GRACE_MS: 10_000,
+      // /metrics on a port of its own, for this machine and the private ranges only.
+      METRICS_PORT: 9464,
+      METRICS_ALLOW: ['loopback', 'uniquelocal'],
     })
   })
 
@@ -34,7 +42,7 @@ describe('loadConfig', () => {
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['METRICS_ALLOW', '10.0.0.0/8, 300.1.1.1'],
     ['METRICS_ALLOW', 'fd00::/200'],
-    ['METRICS_PORT', '3000'],
+    ['METRICS_ALLOW', '0.0.0.0/0.0.0.0'],
     ['METRICS_PORT', '0'],
     ['MAX_EVENT_LOOP_DELAY_MS', '50'],
     ['MAX_EVENT_LOOP_DELAY_MS', '-1'],
@@ -49,6 +57,34 @@ describe('loadConfig', () => {
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError)
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}=`))
+  })
+
+  it("reads METRICS_PORT: a port of its own, or PORT itself for /metrics on the site's port", () => {
+    expect(loadConfig({ METRICS_PORT: '9100' })).toMatchObject({ PORT: 3000, METRICS_PORT: 9100 })
+    expect(isMetricsOnSitePort(loadConfig({}))).toBe(false)
+    expect(isMetricsOnSitePort(loadConfig({ PORT: '8080', METRICS_PORT: '8080' }))).toBe(true)
+    // `npm run dev`: beside the pages, unless set.
+    expect(loadConfig({ NODE_ENV: 'development', PORT: '4000' }).METRICS_PORT).toBe(4000)
+    expect(loadConfig({ NODE_ENV: 'development', METRICS_PORT: '9100' }).METRICS_PORT).toBe(9100)
+  })
+
+  it('refuses PORT=9464 without METRICS_PORT: the site would serve /metrics unasked', () => {
+    expect(() => loadConfig({ PORT: '9464' })).toThrow(/METRICS_PORT="": must be set when PORT/)
+    expect(loadConfig({ PORT: '9464', METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464)
+    expect(loadConfig({ PORT: '9464', METRICS_PORT: '9465' }).METRICS_PORT).toBe(9465)
+  })
+
+  it('reads METRICS_ALLOW, 0.0.0.0/0,::/0 for everyone', () => {
+    expect(loadConfig({ METRICS_ALLOW: '10.0.0.0/8, fd00::/8' }).METRICS_ALLOW).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+    ])
+    expect(loadConfig({ METRICS_ALLOW: '0.0.0.0/0,::/0' }).METRICS_ALLOW).toEqual([
+      '0.0.0.0/1',
+      '128.0.0.0/1',
+      '::/1',
+      '8000::/1',
+    ])
   })
 
   it('reads MAX_EVENT_LOOP_DELAY_MS: 0 switches the overload guard off, unset leaves the default', () => {

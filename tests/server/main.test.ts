@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { eventually } from '#tests/helpers/eventually.ts'
@@ -56,8 +57,13 @@ describe('server process', { timeout: 60_000 }, () => {
   })
 
   it('serves, then shuts down cleanly on SIGTERM with exit code 0', async () => {
-    const port = await freePort()
-    const server = start({ PORT: String(port), HOST: '127.0.0.1' })
+    const [port, metricsPort] = await Promise.all([freePort(), freePort()])
+    // /metrics on a port of its own, as by default; a free one, as 9464 may be taken here.
+    const server = start({
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      HOST: '127.0.0.1',
+    })
     await waitForHealthy(port)
     const page = await fetch(`http://127.0.0.1:${port}/pl`)
     expect(page.status).toBe(200)
@@ -78,7 +84,7 @@ describe('server process', { timeout: 60_000 }, () => {
   })
 
   it('with METRICS_PORT serves /metrics only there, and the site answers it with 404', async () => {
-    const [port, metricsPort] = [await freePort(), await freePort()]
+    const [port, metricsPort] = await Promise.all([freePort(), freePort()])
     const server = start({
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -104,11 +110,40 @@ describe('server process', { timeout: 60_000 }, () => {
     expect(await server.exited).toBe(0)
   })
 
+  it('exits with a message, not a stack trace, when its metrics port is taken', async () => {
+    // A second instance on the same machine, whose METRICS_PORT the first one holds.
+    const taken = createServer().listen(0, '127.0.0.1')
+    await once(taken, 'listening')
+    const metricsPort = (taken.address() as AddressInfo).port
+    const port = await freePort()
+    try {
+      const server = start({
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        HOST: '127.0.0.1',
+      })
+      expect(await server.exited).toBe(1)
+      const { stderr } = server.output()
+      expect(stderr).toContain(`METRICS_PORT=${metricsPort}: 127.0.0.1:${metricsPort} is in use`)
+      expect(stderr).toContain(`set METRICS_PORT=${port} (its PORT)`)
+      expect(stderr).not.toMatch(/^\s+at /m)
+      // Nothing was served: the site's port was never opened.
+      await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow()
+    } finally {
+      taken.close()
+    }
+  })
+
   it('finishes every request it took up before SIGTERM while shutting down under load', async () => {
     const port = await freePort()
     // The grace period only caps the shutdown (which ends as soon as the last response is
     // sent): generous, so that a starved machine does not turn a clean stop into exit code 1.
-    const server = start({ PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: '20000' })
+    const server = start({
+      PORT: String(port),
+      METRICS_PORT: String(port),
+      HOST: '127.0.0.1',
+      SHUTDOWN_GRACE_MS: '20000',
+    })
     await waitForHealthy(port)
     const results: { startedAt: number; outcome: number | 'network-error' }[] = []
     let stopping = false
