@@ -6,6 +6,7 @@ import { parser } from '@prometheus-io/lezer-promql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments, stringify } from 'yaml'
 import type { FastifyInstance } from 'fastify'
+import { DROP_REASONS, REJECTION_REASONS, REJECTIONS } from '#server/services/spam-signals.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
 
@@ -147,7 +148,29 @@ const CASES: Record<
           series: app('contact_rejected_total', 'reason="tokenExpired"'),
           values: '0x360 0+20x60',
         },
+        { series: app('contact_rejected_total', 'reason="keyUnknown"'), values: '0x360 0+20x60' },
       ],
+    ],
+  },
+  // Two hours of ordinary bots in the quarantine, then a rollout: people's forms fail.
+  WebsiteContactQuarantineUnlikeSpam: {
+    failing: [
+      { series: app('contact_quarantined_total', 'reason="honeypot"'), values: '0+0.1x180' },
+      {
+        series: app('contact_quarantined_total', 'reason="proofInvalid"'),
+        values: '0x120 0+0.2x60',
+      },
+    ],
+    at: '170m',
+    labels: OF_SERVICE,
+    healthy: [
+      // A spam wave: bots' reasons far outnumber the rest.
+      [
+        { series: app('contact_quarantined_total', 'reason="honeypot"'), values: '0+5x180' },
+        { series: app('contact_quarantined_total', 'reason="tooFast"'), values: '0+0.5x180' },
+      ],
+      // A person now and then: an autofill sent too fast.
+      [{ series: app('contact_quarantined_total', 'reason="tooFast"'), values: '0+0.02x180' }],
     ],
   },
   // Three leads an hour for six hours, then one a minute.
@@ -308,6 +331,24 @@ describe.skipIf(!binary)('the alerts as the chart renders them', () => {
     }
   })
 
+  it('WebsiteContactQuarantineUnlikeSpam takes people’s reasons from the spam defence’s table', () => {
+    const rule = rules.find(({ alert }) => alert === 'WebsiteContactQuarantineUnlikeSpam')
+    const mayBePerson = DROP_REASONS.filter((reason) => REJECTIONS[reason].mayBePerson)
+    const patterns = [...(rule?.expr ?? '').matchAll(/reason[=!]~"([^"]+)"/g)].map(
+      ([, pattern]) => pattern ?? '',
+    )
+    expect(patterns).toHaveLength(3)
+    for (const pattern of patterns) expect(pattern.split('|').sort()).toEqual(mayBePerson.sort())
+  })
+
+  it('WebsiteSpamWave leaves out what the spam defence does not drop (its table)', () => {
+    const rule = rules.find(({ alert }) => alert === 'WebsiteSpamWave')
+    const notDropped = REJECTION_REASONS.filter((reason) => REJECTIONS[reason].answer !== 'dropped')
+    for (const [, pattern] of (rule?.expr ?? '').matchAll(/reason!~"([^"]+)"/g)) {
+      expect(pattern?.split('|').sort()).toEqual(notDropped.sort())
+    }
+  })
+
   it.skipIf(!promtool)('pass promtool check rules', () => {
     const result = spawnSync('promtool', ['check', 'rules', join(work, 'rules.yaml')], {
       encoding: 'utf8',
@@ -407,6 +448,9 @@ describe.skipIf(!binary)('the dashboard and the rules read only metrics the app 
         'http_request_duration_seconds_bucket',
         'contact_submissions_total',
         'contact_rejected_total',
+        'contact_quarantined_total',
+        'contact_quarantine_entries',
+        'contact_quarantine_removed_total',
         'contact_suspect_total',
         'contact_deliveries_total',
         'contact_messages_purged_total',

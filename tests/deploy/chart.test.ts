@@ -292,6 +292,36 @@ describe.skipIf(!binary)('Helm chart', () => {
       const manifests = render('defaults', ['--set', `secrets.contactTokenSecret=${given}`])
       expect(key(manifests)).toBe(given)
     })
+
+    it('key-rotation-values.yaml: the new key signs, the previous ones reach every pod too', () => {
+      const manifests = render('key-rotation-values.yaml')
+      const secret = find(manifests, 'Secret', FULLNAME) as Manifest & {
+        data?: Record<string, string>
+      }
+      const previous = Buffer.from(
+        secret.data?.CONTACT_TOKEN_PREVIOUS_SECRETS ?? '',
+        'base64',
+      ).toString('utf8')
+      expect(previous).toBe('the-old-key-of-the-forms-at-least-32-chars')
+      const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      expect(env(app, 'CONTACT_TOKEN_PREVIOUS_SECRETS')?.valueFrom?.secretKeyRef).toEqual({
+        name: FULLNAME,
+        key: 'CONTACT_TOKEN_PREVIOUS_SECRETS',
+        optional: true,
+      })
+      // The app takes what the chart writes.
+      const config = loadConfig({
+        CONTACT_TOKEN_SECRET: key(manifests),
+        CONTACT_TOKEN_PREVIOUS_SECRETS: previous,
+        QUARANTINE_DAYS: '14',
+      })
+      expect(config.CONTACT_TOKEN_PREVIOUS_SECRETS).toEqual([previous])
+      // Without previous keys the Secret has no such entry (the app then has none).
+      const plain = find(render('defaults'), 'Secret', FULLNAME) as Manifest & {
+        data?: Record<string, string>
+      }
+      expect(plain.data).not.toHaveProperty('CONTACT_TOKEN_PREVIOUS_SECRETS')
+    })
   })
 
   describe('several replicas and Redis', () => {
