@@ -260,8 +260,11 @@ async function rejected(page: Page, reason: string): Promise<number> {
   return sampleIn(metrics, `contact_rejected_total{reason="${reason}"}`) ?? 0
 }
 
-/** When the server issued a token (`1.<kind>.<issued, base 36 ms>.…`, README, Spam defence). */
-const issuedAt = (token: string) => parseInt(token.split('.')[2] ?? '', 36)
+/**
+ * When the server issued a token (`2.<key id>.<kind>.<issued, base 36 ms>.…`, README, Spam
+ * defence).
+ */
+const issuedAt = (token: string) => parseInt(token.split('.')[3] ?? '', 36)
 
 test('a bot filling the form in a headless Chromium gets the success message; nothing is stored', async ({
   page,
