@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { once } from 'node:events'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Redis } from 'ioredis'
@@ -80,10 +81,15 @@ export async function storedFileKey(dir: string): Promise<Buffer> {
   }
 }
 
-/** The replicas' shared key: made by the first replica (`SET NX`), read by every other. */
+/**
+ * The replicas' shared key: made by the first replica (`SET NX`), read by every other. The
+ * site's connection to Redis has no offline queue: at start it is waited for (an error while
+ * connecting ends the wait).
+ */
 export async function storedRedisKey(redis: Redis, timeoutMs = 2_000): Promise<Buffer> {
   const fresh = randomBytes(KEY_BYTES).toString('base64')
   const work = (async () => {
+    if (redis.status !== 'ready') await once(redis, 'ready')
     await redis.set(REDIS_KEY, fresh, 'NX')
     const held = await redis.get(REDIS_KEY)
     const key = held === null ? null : parseStoredKey(held)

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { personProof, personToken, withToken } from '#tests/helpers/form-token.ts'
+import type { ProofChallenge } from '#shared/proof-of-work.ts'
+import {
+  PERSON_PAUSE_MS,
+  personProof,
+  personToken,
+  solveProof,
+  withToken,
+} from '#tests/helpers/form-token.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import { NGINX, startCluster } from './cluster.ts'
@@ -235,6 +242,34 @@ describe.skipIf(missing.length > 0)('three replicas behind a balancer, one Redis
       ({ mail }) => mail.text?.includes(replayed) || mail.text?.includes(resolved),
     )
     expect(leaked).toEqual([])
+  })
+
+  it('without CONTACT_TOKEN_SECRET the replicas share the key Redis keeps: a form one served, another accepts', async () => {
+    smtp.received.length = 0
+    // As `npm start` with REDIS_URL, or a chart whose Secret lacks the key.
+    const shared = await startCluster({
+      size: 2,
+      env: { REDIS_URL: redis.url, SMTP_URL: smtp.url, CONTACT_TOKEN_SECRET: '' },
+    })
+    try {
+      const grant = (await (
+        await fetch(`${shared.instanceUrl(0)}/api/contact/token?form=contact&locale=de`)
+      ).json()) as { token: string; challenge: ProofChallenge }
+      const proof = await solveProof(grant.challenge)
+      // The token's minimum age, as a person's typing takes.
+      await new Promise((resolve) => setTimeout(resolve, PERSON_PAUSE_MS))
+      const message = `${MESSAGE.message} Sent to the other replica with the shared key.`
+      const response = await fetch(`${shared.instanceUrl(1)}/api/contact`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...MESSAGE, message, token: grant.token, proof }),
+        signal: AbortSignal.timeout(30_000),
+      })
+      expect(response.status).toBe(202)
+      await until(() => smtp.received.some(({ mail }) => mail.text?.includes(message)), 60_000)
+    } finally {
+      await shared.stop()
+    }
   })
 
   it('the contact rate limit holds across the replicas', async () => {
