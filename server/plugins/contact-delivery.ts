@@ -5,7 +5,7 @@ import nodemailer from 'nodemailer'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
-import { contactMail, MAIL_NAMESPACES } from '../services/mail.ts'
+import { contactMail, MAIL_NAMESPACES, siteMail } from '../services/mail.ts'
 import {
   FileOutbox,
   isContactSubmission,
@@ -200,7 +200,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     const send = transport
       ? async (item: OutboxItem) => {
           if (!isContactSubmission(item)) {
-            await transport.sendMail({ ...settings, ...item.mail })
+            await transport.sendMail(siteMail(item, settings))
             return
           }
           const t = app.i18n.getFixedT(item.message.locale, [...MAIL_NAMESPACES])
