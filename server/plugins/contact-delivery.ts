@@ -5,6 +5,7 @@ import nodemailer from 'nodemailer'
 import { Counter, Gauge, type Registry } from 'prom-client'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
+import { dkimSigning } from '../services/dkim.ts'
 import { contactMail, MAIL_NAMESPACES, siteMail } from '../services/mail.ts'
 import {
   FileOutbox,
@@ -194,8 +195,16 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
           connectionTimeout: smtpTimeout,
           greetingTimeout: smtpTimeout,
           socketTimeout: smtpTimeout,
+          // DKIM_*: every mail through this transport is signed (leads and the site's own).
+          dkim: dkimSigning(config),
         })
       : null
+    if (transport && config.DKIM_DOMAIN) {
+      app.log.info(
+        { domain: config.DKIM_DOMAIN, selector: config.DKIM_SELECTOR },
+        'mails are DKIM-signed',
+      )
+    }
     const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
     const send = transport
       ? async (item: OutboxItem) => {
