@@ -147,8 +147,9 @@ export const ConfigSchema = z.object({
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
   MAIL_TO: mailbox.default('kontakt@modernwerk.example'),
   /**
-   * DKIM signing of every mail the site sends (README, DKIM): all of domain, selector and one
-   * key, or none (`dkimSettings`). The domain must be MAIL_FROM's or a parent of it.
+   * DKIM signing of every mail the site sends (README, Reaching the inbox): all of domain,
+   * selector and one key, or none (`dkimSettings`). The domain must be MAIL_FROM's or a parent
+   * of it.
    */
   DKIM_DOMAIN: domainName.optional(),
   DKIM_SELECTOR: z

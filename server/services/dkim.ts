@@ -9,9 +9,9 @@ import type { DKIMOptions } from 'nodemailer'
 import type { Config } from '../config.ts'
 
 /**
- * DKIM signing of the site's mails (README, Contact form and mail delivery, "DKIM"): off
- * unless `DKIM_DOMAIN`, `DKIM_SELECTOR` and a key are set; then nodemailer signs every mail
- * the site sends (leads and the weekly summary) with its own `dkim` transport option.
+ * DKIM signing of the site's mails (README, "Reaching the inbox"): off unless `DKIM_DOMAIN`,
+ * `DKIM_SELECTOR` and a key are set; then nodemailer signs every mail the site sends (leads
+ * and the weekly summary) with its own `dkim` transport option.
  */
 
 /**

@@ -30,8 +30,8 @@ function messageId(id: string, settings: MailSettings): string {
 /**
  * The HTML part as a whole document rather than a fragment: the language a screen reader and
  * a mail client's translation offer go by, the charset, and a title. Simple markup with
- * attributes and inline styles only (mail clients drop `<style>` and external files), no
- * scripts, no images, nothing loaded from elsewhere.
+ * attributes and inline styles only (some mail clients drop `<style>`, many block what is
+ * loaded from elsewhere), no scripts, no images.
  */
 export function htmlDocument({
   lang,

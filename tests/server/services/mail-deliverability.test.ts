@@ -52,8 +52,8 @@ type Lead = {
    * `clean`: must score under the limit. `marked`: the spam the site lets through with a
    * marker in the subject, printed only. `freemail`: a clean lead from a free mail address,
    * printed only: SpamAssassin's FREEMAIL_FORGED_REPLYTO counts a free mail Reply-To under a
-   * company's From against it, and the Reply-To must stay the visitor's (README, DKIM: how
-   * the company's filter lets the site's signed mails through).
+   * company's From against it, and the Reply-To must stay the visitor's (README, Reaching
+   * the inbox: how the company's filter lets the site's signed mails through).
    */
   kind: 'clean' | 'marked' | 'freemail'
   body: Record<string, string>

@@ -55,7 +55,7 @@ describe('siteMail', () => {
     )
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
     const raw = ((await transport.sendMail(options)).message as Buffer).toString('utf8')
-    expect(raw).toMatch(/^Message-ID: <df16bfc6-fb2c-dece-59d4-12011a014e85@example\.com>\r$/m)
+    expect(raw).toMatch(/^Message-ID: <df16bfc6-fb2c-dece-59d4-12011a014e85@Example\.com>\r$/m)
     expect(raw).toMatch(/^Content-Type: text\/plain; charset=utf-8\r$/m)
     expect(raw).not.toContain('text/html')
   })
