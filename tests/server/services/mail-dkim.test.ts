@@ -45,9 +45,10 @@ const LEAD = {
 describe.skipIf(!HAS_PYTHON_DKIM)('DKIM-signed mails', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>
   let app: FastifyInstance | undefined
-  const dir = mkdtempSync(join(tmpdir(), 'dkim-'))
+  let dir: string
 
   beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'dkim-'))
     smtp = await startSmtpServer()
   })
 
