@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs'
+import { domainToASCII } from 'node:url'
 import { z } from 'zod'
+import { DKIM_SELECTOR, DOMAIN_NAME, dkimPrivateKey, isAlignedDomain } from './services/dkim.ts'
 import { SELECTOR } from './services/label-selector.ts'
 import { parseAddressList, parseAllowList } from './services/ip-addresses.ts'
+import { senderDomain } from './services/mail-address.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -73,6 +77,51 @@ export const METRICS_PORT_DEFAULT = 9464
 /** Who may read `/metrics` unless `METRICS_ALLOW` says otherwise: loopback and private ranges. */
 export const METRICS_ALLOW_DEFAULT = ['loopback', 'uniquelocal'] as const
 
+/** A domain name in its ASCII form (an internationalized one as punycode), lower case. */
+const domainName = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    const ascii = domainToASCII(value)
+    if (!DOMAIN_NAME.test(ascii)) {
+      context.addIssue({ code: 'custom', message: 'must be a domain name like modernwerk.de' })
+      return z.NEVER
+    }
+    return ascii
+  })
+
+/** A private key to sign mails with (`dkimPrivateKey` says which work); never printed. */
+const dkimKey = z.string().transform((pem, context) => {
+  try {
+    return dkimPrivateKey(pem)
+  } catch (error) {
+    context.addIssue({ code: 'custom', message: (error as Error).message })
+    return z.NEVER
+  }
+})
+
+/** The file of such a key (a mounted Secret): read once at start. */
+const dkimKeyFile = z
+  .string()
+  .trim()
+  .min(1)
+  .transform((path, context) => {
+    let pem: string
+    try {
+      pem = readFileSync(path, 'utf8')
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unknown error'
+      context.addIssue({ code: 'custom', message: `cannot be read (${code})` })
+      return z.NEVER
+    }
+    try {
+      return { path, key: dkimPrivateKey(pem) }
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: `holds a key that ${(error as Error).message}` })
+      return z.NEVER
+    }
+  })
+
 /**
  * Environment variables (README, Configuration). Names are fixed so that ops, the Helm chart and the
  * tests agree. Defaults make `npm start` work with no configuration at all.
@@ -124,6 +173,23 @@ export const ConfigSchema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
   MAIL_TO: mailbox.default('kontakt@modernwerk.example'),
+  /**
+   * DKIM signing of every mail the site sends (README, Reaching the inbox): all of domain,
+   * selector and one key, or none (`dkimSettings`). The domain must be MAIL_FROM's or a parent
+   * of it.
+   */
+  DKIM_DOMAIN: domainName.optional(),
+  DKIM_SELECTOR: z
+    .string()
+    .trim()
+    .regex(DKIM_SELECTOR, {
+      error: 'must be a DNS label or several joined by dots, like "web2026" or "mail.web"',
+    })
+    .transform((value) => value.toLowerCase())
+    .optional(),
+  /** The key as PEM text; DKIM_PRIVATE_KEY_FILE (a mounted Secret) keeps it out of the environment. */
+  DKIM_PRIVATE_KEY: dkimKey.optional(),
+  DKIM_PRIVATE_KEY_FILE: dkimKeyFile.optional(),
   OUTBOX_DIR: z.string().trim().min(1).default('./data/outbox'),
   /** Days an undeliverable contact message is kept before it is deleted (privacy policy). */
   CONTACT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -231,7 +297,7 @@ export function changedPolicySettings(config: Config): (typeof POLICY_STATED_SET
 }
 
 /** The schema with the defaults that depend on other variables filled in. */
-const ResolvedConfigSchema = ConfigSchema.transform((config, context) => {
+const ResolvedConfigSchema = ConfigSchema.superRefine(dkimSettings).transform((config, context) => {
   if (config.METRICS_PORT !== undefined) return { ...config, METRICS_PORT: config.METRICS_PORT }
   // `npm run dev` keeps /metrics beside its pages (localhost:3000/metrics): dev servers of
   // several checkouts on one machine need no second port each to keep apart (README, Develop).
@@ -257,12 +323,67 @@ export function isMetricsOnSitePort(config: Pick<Config, 'PORT' | 'METRICS_PORT'
   return config.METRICS_PORT === config.PORT
 }
 
-/** Settings whose values are keys: an error message names them, never shows them. */
-const SECRET_SETTINGS = new Set<string>(['CONTACT_TOKEN_SECRET', 'CONTACT_TOKEN_PREVIOUS_SECRETS'])
-
 export class ConfigError extends Error {
   override name = 'ConfigError'
 }
+
+const DKIM_VARIABLES = [
+  'DKIM_DOMAIN',
+  'DKIM_SELECTOR',
+  'DKIM_PRIVATE_KEY',
+  'DKIM_PRIVATE_KEY_FILE',
+] as const
+
+/**
+ * DKIM's variables belong together: a half-configured signer would send unsigned mail while
+ * ops believe it signs. Each missing one is named; the signing domain must align with the
+ * sender's (DMARC), else the signature is worth nothing to the receiver.
+ */
+function dkimSettings(config: z.infer<typeof ConfigSchema>, context: z.RefinementCtx) {
+  const given = DKIM_VARIABLES.filter((name) => config[name] !== undefined)
+  if (given.length === 0) return
+  const needs = `DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY or DKIM_PRIVATE_KEY_FILE (set: ${given.join(', ')})`
+  for (const name of ['DKIM_DOMAIN', 'DKIM_SELECTOR'] as const) {
+    if (config[name] === undefined) {
+      context.addIssue({ code: 'custom', path: [name], message: `must be set as well: ${needs}` })
+    }
+  }
+  if (config.DKIM_PRIVATE_KEY === undefined && config.DKIM_PRIVATE_KEY_FILE === undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['DKIM_PRIVATE_KEY_FILE'],
+      message: `or DKIM_PRIVATE_KEY must be set as well: ${needs}`,
+    })
+  }
+  if (config.DKIM_PRIVATE_KEY !== undefined && config.DKIM_PRIVATE_KEY_FILE !== undefined) {
+    context.addIssue({
+      code: 'custom',
+      path: ['DKIM_PRIVATE_KEY_FILE'],
+      message: 'is set and so is DKIM_PRIVATE_KEY: give the key one way only',
+    })
+  }
+  const from = senderDomain(config.MAIL_FROM)
+  const fromAscii = from === undefined ? '' : domainToASCII(from)
+  if (config.DKIM_DOMAIN !== undefined && !isAlignedDomain(config.DKIM_DOMAIN, fromAscii)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['DKIM_DOMAIN'],
+      message: `must be the domain of MAIL_FROM (${from ?? 'which has none'}) or a parent domain of it: receivers count a signature for the sender only when its domain aligns with the From address (DMARC), so a signature of another domain would not help the mail into the inbox`,
+    })
+  }
+}
+
+/**
+ * Variables whose value an error message must not repeat: keys, and URLs that may carry a
+ * password. A key never reaches a log.
+ */
+const UNSHOWN_VARIABLES: ReadonlySet<string> = new Set([
+  'CONTACT_TOKEN_SECRET',
+  'CONTACT_TOKEN_PREVIOUS_SECRETS',
+  'DKIM_PRIVATE_KEY',
+  'SMTP_URL',
+  'REDIS_URL',
+])
 
 /** Parse the environment once into a frozen, typed object; a bad variable throws naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -273,7 +394,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? '')
       // A key's value never reaches a log, even a wrong one.
-      const shown = SECRET_SETTINGS.has(name) ? '(hidden)' : JSON.stringify(env[name] ?? '')
+      const shown = UNSHOWN_VARIABLES.has(name)
+        ? `(${env[name]?.length ?? 0} characters, not shown)`
+        : JSON.stringify(env[name] ?? '')
       const item = issue.path.length > 1 ? ` (item ${issue.path.slice(1).join('.')})` : ''
       return `  ${name}=${shown}${item}: ${issue.message}`
     })

@@ -227,6 +227,31 @@ Checks across values that the JSON schema cannot express. Fails the render with 
 {{- fail (printf "replicaCount %d needs Redis: %s, or use replicaCount 1; %s" (int .Values.replicaCount) $how $why) }}
 {{- end }}
 {{- end }}
+{{- /* DKIM: domain, selector and a key together, the domain aligned with MAIL_FROM's (as the
+  app checks at start, server/config.ts), so a half-configured release fails here, not in a
+  crash-looping pod. */}}
+{{- $dkimDomain := .Values.config.DKIM_DOMAIN | lower }}
+{{- $dkimKey := .Values.secrets.dkimPrivateKey }}
+{{- if or $dkimDomain .Values.config.DKIM_SELECTOR $dkimKey }}
+{{- $needs := "DKIM signing needs config.DKIM_DOMAIN, config.DKIM_SELECTOR and the key (secrets.dkimPrivateKey, or DKIM_PRIVATE_KEY in secrets.existingSecret)" }}
+{{- if not $dkimDomain }}
+{{- fail (printf "config.DKIM_DOMAIN is empty: %s" $needs) }}
+{{- end }}
+{{- if not .Values.config.DKIM_SELECTOR }}
+{{- fail (printf "config.DKIM_SELECTOR is empty: %s" $needs) }}
+{{- end }}
+{{- if and $dkimKey .Values.secrets.existingSecret }}
+{{- fail "secrets.dkimPrivateKey is set beside secrets.existingSecret, which the key would be taken from: put it in that Secret as DKIM_PRIVATE_KEY and leave secrets.dkimPrivateKey empty" }}
+{{- end }}
+{{- if not (or $dkimKey .Values.secrets.existingSecret) }}
+{{- fail (printf "the DKIM key is missing: %s" $needs) }}
+{{- end }}
+{{- $from := .Values.config.MAIL_FROM | default "website@modernwerk.example" }}
+{{- $fromDomain := regexReplaceAll `^.*@([^\s>@]+)>?\s*$` $from "${1}" | lower }}
+{{- if not (or (eq $fromDomain $dkimDomain) (hasSuffix (printf ".%s" $dkimDomain) $fromDomain)) }}
+{{- fail (printf "config.DKIM_DOMAIN (%s) must be the domain of config.MAIL_FROM (%s) or a parent of it: receivers count a signature for the sender only when it aligns with the From address (DMARC)" $dkimDomain $fromDomain) }}
+{{- end }}
+{{- end }}
 {{- if .Values.redis.enabled }}
 {{- $maxmemory := include "modernization-partners-web.bytes" (list .Values.redis.maxmemory "redis") }}
 {{- $limit := include "modernization-partners-web.bytes" (list .Values.redis.resources.limits.memory "kubernetes") }}

@@ -8,7 +8,8 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import type { ContactFormId } from '#shared/contact-fields.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
-import { contactMail, MAIL_NAMESPACES } from '../services/mail.ts'
+import { dkimSigning } from '../services/dkim.ts'
+import { contactMail, MAIL_NAMESPACES, siteMail } from '../services/mail.ts'
 import {
   FileOutbox,
   isContactSubmission,
@@ -219,13 +220,21 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
           connectionTimeout: smtpTimeout,
           greetingTimeout: smtpTimeout,
           socketTimeout: smtpTimeout,
+          // DKIM_*: every mail through this transport is signed (leads and the site's own).
+          dkim: dkimSigning(config),
         })
       : null
+    if (transport && config.DKIM_DOMAIN) {
+      app.log.info(
+        { domain: config.DKIM_DOMAIN, selector: config.DKIM_SELECTOR },
+        'mails are DKIM-signed',
+      )
+    }
     const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
     const send = transport
       ? async (item: OutboxItem) => {
           if (!isContactSubmission(item)) {
-            await transport.sendMail({ ...settings, ...item.mail })
+            await transport.sendMail(siteMail(item, settings))
             return
           }
           const t = app.i18n.getFixedT(item.message.locale, [...MAIL_NAMESPACES])

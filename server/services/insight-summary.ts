@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
+import escapeHtml from 'escape-html'
 import { formatFigures, insightFigures, type Query } from './insight-report.ts'
+import { htmlDocument } from './mail.ts'
 
 /**
  * The weekly insight summary (README, Insight): on Mondays from 06:00 UTC, the figures of the
@@ -31,26 +33,39 @@ function summaryId(week: string): string {
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })
 
-/** The summary's mail: subject and text, from the figures Prometheus answers. */
+/**
+ * The summary's mail: subject, text and the same as an HTML document (English: the report is
+ * for the team, like `npm run report`'s). The tables are monospaced text in both, so the HTML
+ * part says exactly what the text part says (a filter compares the two).
+ */
 export async function summaryMail(
   query: Query,
   { until, selector, siteUrl }: { until: Date; selector: string; siteUrl: string },
-): Promise<{ subject: string; text: string }> {
+): Promise<{ subject: string; text: string; html: string }> {
   const periods = []
   for (const days of [7, 30]) {
     periods.push(formatFigures(await insightFigures(query, { days, until, selector })))
   }
   const lastDay = new Date(until.getTime() - DAY_MS)
+  const subject = `Website insight: the week to ${dayFormat.format(lastDay)}`
+  const intro = [
+    `Views and leads of ${siteUrl}, counted by the site's server (README, Insight): pages`,
+    'loaded as documents by people (entries and reloads; navigations inside the site are not',
+    'seen), leads per page, form and interest. Only totals; nothing about a visitor.',
+  ]
+  const footer =
+    'Sent every Monday because INSIGHT_SUMMARY_PROMETHEUS_URL is set; unset it to stop.'
   return {
-    subject: `Website insight: the week to ${dayFormat.format(lastDay)}`,
-    text: [
-      `Views and leads of ${siteUrl}, counted by the site's server (README, Insight): pages`,
-      'loaded as documents by people (entries and reloads; navigations inside the site are not',
-      'seen), leads per page, form and interest. Only totals; nothing about a visitor.',
-      '',
-      periods.join('\n\n\n'),
-      '',
-      `Sent every Monday because INSIGHT_SUMMARY_PROMETHEUS_URL is set; unset it to stop.`,
-    ].join('\n'),
+    subject,
+    text: [...intro, '', periods.join('\n\n\n'), '', footer].join('\n'),
+    html: htmlDocument({
+      lang: 'en',
+      title: subject,
+      body: [
+        `<p>${escapeHtml(intro.join(' '))}</p>`,
+        ...periods.map((period) => `<pre>${escapeHtml(period)}</pre>`),
+        `<p>${escapeHtml(footer)}</p>`,
+      ].join('\n'),
+    }),
   }
 }

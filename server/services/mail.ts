@@ -3,7 +3,8 @@ import type { TFunction } from 'i18next'
 import type { SendMailOptions } from 'nodemailer'
 import { CONTACT_FIELDS, type ContactField } from '#shared/contact-fields.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
-import type { ContactSubmission } from './outbox.ts'
+import { senderDomain } from './mail-address.ts'
+import type { ContactSubmission, SiteMail } from './outbox.ts'
 import { MAX_LINKS, REPEAT_WINDOW_MS, type SuspectReason } from './spam-signals.ts'
 
 export type MailSettings = { from: string; to: string }
@@ -17,9 +18,45 @@ export const MAIL_NAMESPACES = ['mail', 'common', 'service-cards', 'support-plan
 /** CR, LF and other control characters never reach a header (the schema refuses them too). */
 const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim()
 
-/** The domain of the sender address (`Website <web@modernwerk.de>` → `modernwerk.de`). */
-function mailDomain(from: string): string {
-  return /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost'
+/**
+ * A `Message-ID` on the sender's domain made from an outbox id: a rare second delivery of the
+ * same item (the SMTP server accepted, the acknowledgement was lost) carries the same one and
+ * is recognisable as a repeat.
+ */
+function messageId(id: string, settings: MailSettings): string {
+  return `<${id}@${senderDomain(settings.from) ?? 'localhost'}>`
+}
+
+/**
+ * The HTML part as a whole document rather than a fragment: the language a screen reader and
+ * a mail client's translation offer go by, the charset, and a title. Simple markup with
+ * attributes and inline styles only (some mail clients drop `<style>`, many block what is
+ * loaded from elsewhere), no scripts, no images.
+ */
+export function htmlDocument({
+  lang,
+  title,
+  body,
+}: {
+  lang: string
+  title: string
+  /** Already escaped markup. */
+  body: string
+}): string {
+  return [
+    '<!doctype html>',
+    `<html lang="${escapeHtml(lang)}">`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    '</head>',
+    '<body style="font-family: Arial, Helvetica, sans-serif; line-height: 1.4;">',
+    body,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n')
 }
 
 /** A field's value as the company reads it: a choice by its name, a missing one as a dash. */
@@ -83,28 +120,61 @@ export function contactMail(
     ...rows.map(([label, text]) => `${label}: ${text}`),
     ...body.flatMap((field) => ['', `${t(field.name)}:`, value(field)]),
   ].join('\n')
-  const html =
-    head.map(([label, text]) => `<h2>${escapeHtml(`${label}: ${text}`)}</h2>`).join('') +
-    `<table>${rows.map(([label, text]) => `<tr><th align="left">${escapeHtml(label)}</th><td>${escapeHtml(text)}</td></tr>`).join('')}</table>` +
-    body
-      .map(
-        (field) =>
-          `<h3>${escapeHtml(t(field.name))}</h3><p>${escapeHtml(value(field)).replace(/\n/g, '<br>')}</p>`,
-      )
-      .join('')
   const service = CONTACT_FIELDS.find((field) => field.name === 'service')
+  // The visitor's subject, or (the home page's form has none) the service of interest. A
+  // message released from the quarantine, or with signs of spam, is marked first, where a mail
+  // filter can sort by it.
+  const markers = [
+    ...(released ? [t('released', { reason: t(`dropReason.${released}`) })] : []),
+    ...(suspect.length > 0 ? [t('suspect')] : []),
+  ]
+  const subject = [
+    ...markers,
+    `${t('subjectPrefix')}: ${oneLine(message.subject ?? (service ? value(service) : ''))}`,
+  ].join(' ')
+  // The same words as the text part: a filter compares the two (SpamAssassin's MPART_ALT_DIFF).
+  const html = htmlDocument({
+    lang: message.locale,
+    title: subject,
+    body: [
+      ...head.map(([label, text]) => `<h2>${escapeHtml(`${label}: ${text}`)}</h2>`),
+      '<table cellpadding="4" cellspacing="0">',
+      ...rows.map(
+        ([label, text]) =>
+          `<tr><th align="left" valign="top">${escapeHtml(label)}</th><td>${escapeHtml(text)}</td></tr>`,
+      ),
+      '</table>',
+      ...body.map(
+        (field) =>
+          `<h3>${escapeHtml(t(field.name))}</h3>\n<p>${escapeHtml(value(field)).replace(/\r?\n/g, '<br>\n')}</p>`,
+      ),
+    ].join('\n'),
+  })
   return {
     from: settings.from,
     to: settings.to,
     replyTo: { name: oneLine(message.name), address: message.email },
-    // The visitor's subject, or (the home page's form has none) the service of interest.
-    // A message with signs of spam is marked first, where a mail filter can sort by it.
-    subject: `${released ? `${t('released', { reason: t(`dropReason.${released}`) })} ` : ''}${suspect.length > 0 ? `${t('suspect')} ` : ''}${t('subjectPrefix')}: ${oneLine(message.subject ?? (service ? value(service) : ''))}`,
+    subject,
     text,
     html,
-    // Derived from the submission's id: a rare second delivery (the SMTP server accepted, the
-    // acknowledgement was lost) carries the same Message-ID and is recognisable as a repeat.
-    messageId: `<${entry.id}@${mailDomain(settings.from)}>`,
+    messageId: messageId(entry.id, settings),
     headers: { 'X-Contact-Id': entry.id },
+  }
+}
+
+/**
+ * A mail of the site's own (the weekly insight summary) as it is sent: to `MAIL_TO`, with a
+ * `Message-ID` made from its outbox id, which is the same for every sending of one week's
+ * summary. An item queued by an earlier version has no HTML part and goes as text only.
+ */
+export function siteMail(item: SiteMail, settings: MailSettings): SendMailOptions {
+  const { subject, text, html } = item.mail
+  return {
+    from: settings.from,
+    to: settings.to,
+    subject,
+    text,
+    ...(html === undefined ? {} : { html }),
+    messageId: messageId(item.id, settings),
   }
 }

@@ -26,7 +26,8 @@ export type ContactSubmission = {
 export type SiteMail = {
   id: string
   receivedAt: string
-  mail: { subject: string; text: string }
+  /** The text and, from this version on, an HTML document; items queued before have none. */
+  mail: { subject: string; text: string; html?: string }
 }
 
 /** What the outbox and the Redis queue carry: visitors' messages and the site's own mails. */

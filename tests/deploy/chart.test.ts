@@ -1,10 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import ts from 'typescript'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
 import { ConfigSchema, loadConfig } from '#server/config.ts'
 import { addressMatcher } from '#server/services/ip-addresses.ts'
+import { dkimSigning } from '#server/services/dkim.ts'
+import { dkimKeyPair } from '#tests/helpers/dkim.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -41,10 +44,15 @@ type Container = {
   readinessProbe?: Probe
   startupProbe?: Probe
   ports?: { containerPort: number; name?: string }[]
-  volumeMounts?: { name: string; mountPath: string }[]
+  volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[]
+}
+type Volume = {
+  name: string
+  secret?: { secretName: string; defaultMode?: number; items?: { key: string; path: string }[] }
 }
 type PodSpec = {
   securityContext?: Record<string, unknown>
+  volumes?: Volume[]
   containers: Container[]
   initContainers?: Container[]
   terminationGracePeriodSeconds?: number
@@ -148,6 +156,22 @@ function selects(peer: NetworkPolicyPeer, labels: Record<string, string>): boole
   )
 }
 
+/**
+ * A DKIM key in a file, as the chart's mount gives the pod one (`DKIM_PRIVATE_KEY_FILE`): made
+ * once per run, never a key kept in the repository.
+ */
+let dkimKeyMade: { pem: string; file: string } | undefined
+function dkimKey() {
+  if (dkimKeyMade) return dkimKeyMade
+  const dir = mkdtempSync(join(tmpdir(), 'chart-dkim-'))
+  dkimKeyMade = { pem: dkimKeyPair().privateKeyPem, file: join(dir, 'private.pem') }
+  writeFileSync(dkimKeyMade.file, dkimKeyMade.pem)
+  return dkimKeyMade
+}
+afterAll(() => {
+  if (dkimKeyMade) rmSync(dirname(dkimKeyMade.file), { recursive: true, force: true })
+})
+
 const FULLNAME = 'site-modernization-partners-web'
 const REDIS = `${FULLNAME}-redis`
 
@@ -211,8 +235,10 @@ describe.skipIf(!binary)('Helm chart', () => {
     }
     const known = Object.keys(ConfigSchema.shape)
     for (const name of Object.keys(data ?? {})) expect(known, name).toContain(name)
-    // The variables the Deployment sets beside them are the chart's own (port, outbox, …).
-    expect(() => loadConfig({ ...data, PORT: '3000', METRICS_PORT: '9090' })).not.toThrow()
+    // The variables the Deployment sets beside them are the chart's own (port, outbox, …;
+    // with DKIM the file its Secret mount holds).
+    const dkim = data?.DKIM_DOMAIN ? { DKIM_PRIVATE_KEY_FILE: dkimKey().file } : {}
+    expect(() => loadConfig({ ...data, PORT: '3000', METRICS_PORT: '9090', ...dkim })).not.toThrow()
   })
 
   it.each(VALUE_SETS)(
@@ -229,8 +255,9 @@ describe.skipIf(!binary)('Helm chart', () => {
       // global unicast or 100.64.0.0/10, must still be scraped.
       expect(data?.METRICS_ALLOW).toBe(configured ?? '0.0.0.0/0,::/0')
       if (configured !== undefined) return
+      const dkim = data?.DKIM_DOMAIN ? { DKIM_PRIVATE_KEY_FILE: dkimKey().file } : {}
       const isAllowed = addressMatcher(
-        loadConfig({ ...data, PORT: '3000', METRICS_PORT: '9464' }).METRICS_ALLOW,
+        loadConfig({ ...data, PORT: '3000', METRICS_PORT: '9464', ...dkim }).METRICS_ALLOW,
       )
       for (const podAddress of ['10.244.1.7', '100.64.3.4', '2001:db8:42::7'])
         expect(isAllowed(podAddress), podAddress).toBe(true)
@@ -321,6 +348,105 @@ describe.skipIf(!binary)('Helm chart', () => {
         data?: Record<string, string>
       }
       expect(plain.data).not.toHaveProperty('CONTACT_TOKEN_PREVIOUS_SECRETS')
+    })
+  })
+
+  describe('DKIM signing', () => {
+    const MOUNT = { name: 'dkim-key', mountPath: '/etc/dkim', readOnly: true }
+    const KEY_FILE = '/etc/dkim/private.pem'
+    const secretData = (manifests: Manifest[]) =>
+      (find(manifests, 'Secret', FULLNAME) as Manifest & { data?: Record<string, string> }).data
+    const signing = (key: string) => [
+      '--set-string',
+      'config.MAIL_FROM=Modernwerk Website <website@modernwerk.example>',
+      '--set',
+      'config.DKIM_DOMAIN=modernwerk.example',
+      '--set',
+      'config.DKIM_SELECTOR=web2026',
+      '--set-file',
+      `secrets.dkimPrivateKey=${key}`,
+    ]
+
+    it('is off by default: no key in the Secret, nothing mounted, no key variable', () => {
+      const manifests = render('defaults')
+      const pod = podSpec(manifests, 'Deployment', FULLNAME)
+      const app = pod.containers[0]
+      expect(env(app, 'DKIM_PRIVATE_KEY_FILE')).toBeUndefined()
+      expect(app?.volumeMounts?.map((mount) => mount.name)).not.toContain(MOUNT.name)
+      expect(pod.volumes?.map((volume) => volume.name)).not.toContain(MOUNT.name)
+      expect(secretData(manifests)).not.toHaveProperty('DKIM_PRIVATE_KEY')
+    })
+
+    it("secrets.dkimPrivateKey: in the chart's Secret, mounted read-only as the file the app reads; the app starts with what the pod gets", () => {
+      const { pem, file } = dkimKey()
+      const manifests = render('defaults', signing(file))
+      expect(typeErrors(manifests)).toEqual([])
+      expect(Buffer.from(secretData(manifests)?.DKIM_PRIVATE_KEY ?? '', 'base64').toString()).toBe(
+        pem,
+      )
+      const pod = podSpec(manifests, 'Deployment', FULLNAME)
+      const app = pod.containers[0]
+      expect(env(app, 'DKIM_PRIVATE_KEY_FILE')).toEqual({
+        name: 'DKIM_PRIVATE_KEY_FILE',
+        value: KEY_FILE,
+      })
+      // Never an environment variable: the key is nowhere in the container's env.
+      expect(env(app, 'DKIM_PRIVATE_KEY')).toBeUndefined()
+      expect(JSON.stringify(app?.env)).not.toContain('"key":"DKIM_PRIVATE_KEY"')
+      expect(app?.volumeMounts).toContainEqual(MOUNT)
+      expect(pod.volumes).toContainEqual({
+        name: MOUNT.name,
+        secret: {
+          secretName: FULLNAME,
+          // Readable by the pod's group (fsGroup), writable by no one.
+          defaultMode: 0o440,
+          items: [{ key: 'DKIM_PRIVATE_KEY', path: 'private.pem' }],
+        },
+      })
+      expect(pod.securityContext?.fsGroup).toBe(pod.securityContext?.runAsGroup)
+
+      // The app as the pod starts it: the ConfigMap's variables and the mounted file.
+      const { data } = find(manifests, 'ConfigMap', FULLNAME) as Manifest & {
+        data?: Record<string, string>
+      }
+      const mounted = join(mkdtempSync(join(tmpdir(), 'chart-dkim-mount-')), 'private.pem')
+      writeFileSync(mounted, Buffer.from(secretData(manifests)?.DKIM_PRIVATE_KEY ?? '', 'base64'))
+      const config = loadConfig({
+        ...data,
+        PORT: '3000',
+        METRICS_PORT: '9090',
+        DKIM_PRIVATE_KEY_FILE: mounted,
+      })
+      expect(dkimSigning(config)).toMatchObject({
+        domainName: 'modernwerk.example',
+        keySelector: 'web2026',
+      })
+      rmSync(dirname(mounted), { recursive: true, force: true })
+    })
+
+    it('a new key rolls the pods (the Secret checksum changes)', () => {
+      const checksum = (manifests: Manifest[]) =>
+        (
+          find(manifests, 'Deployment', FULLNAME).spec as {
+            template: { metadata: { annotations: Record<string, string> } }
+          }
+        ).template.metadata.annotations['checksum/secret']
+      const other = join(mkdtempSync(join(tmpdir(), 'chart-dkim-other-')), 'private.pem')
+      writeFileSync(other, dkimKeyPair().privateKeyPem)
+      expect(checksum(render('defaults', signing(dkimKey().file)))).not.toBe(
+        checksum(render('defaults', signing(other))),
+      )
+      rmSync(dirname(other), { recursive: true, force: true })
+    })
+
+    it('dkim-values.yaml: the key DKIM_PRIVATE_KEY of secrets.existingSecret, mounted the same way', () => {
+      const pod = podSpec(render('dkim-values.yaml'), 'Deployment', FULLNAME)
+      expect(env(pod.containers[0], 'DKIM_PRIVATE_KEY_FILE')?.value).toBe(KEY_FILE)
+      expect(pod.containers[0]?.volumeMounts).toContainEqual(MOUNT)
+      expect(pod.volumes?.find((volume) => volume.name === MOUNT.name)?.secret).toMatchObject({
+        secretName: 'modernwerk-web-credentials',
+        items: [{ key: 'DKIM_PRIVATE_KEY', path: 'private.pem' }],
+      })
     })
   })
 

@@ -1,7 +1,13 @@
 import { simpleParser, type ParsedMail } from 'mailparser'
 import { SMTPServer } from 'smtp-server'
 
-export type ReceivedMail = { raw: string; mail: ParsedMail; envelopeTo: string[] }
+export type ReceivedMail = {
+  raw: string
+  mail: ParsedMail
+  /** The SMTP envelope: MAIL FROM (empty for a bounce) and RCPT TO. */
+  envelopeFrom: string
+  envelopeTo: string[]
+}
 
 /**
  * A real SMTP server on loopback that records what it receives. It can be stopped and started
@@ -43,6 +49,7 @@ export async function startSmtpServer(port = 0) {
               received.push({
                 raw,
                 mail,
+                envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
                 envelopeTo: session.envelope.rcptTo.map((rcpt) => rcpt.address),
               })
               callback()

@@ -1,10 +1,15 @@
-import { describe, expect, it } from 'vitest'
+import { createPublicKey, generateKeyPairSync } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
 import {
   ConfigError,
   changedPolicySettings,
   isMetricsOnSitePort,
   loadConfig,
 } from '#server/config.ts'
+import { dkimSigning } from '#server/services/dkim.ts'
 
 describe('loadConfig', () => {
   it('needs no configuration at all', () => {
@@ -123,5 +128,202 @@ describe('loadConfig', () => {
       '10.0.0.0/8',
       'fd00::/8',
     ])
+  })
+})
+
+describe('DKIM settings', () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()
+  const FROM = 'Modernwerk Website <website@modernwerk.example>'
+  const DKIM = {
+    MAIL_FROM: FROM,
+    DKIM_DOMAIN: 'modernwerk.example',
+    DKIM_SELECTOR: 'web2026',
+    DKIM_PRIVATE_KEY: PEM,
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'dkim-config-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  /** The message loadConfig refuses `env` with. */
+  function refusal(env: Record<string, string>): string {
+    try {
+      loadConfig(env)
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError)
+      return (error as Error).message
+    }
+    throw new Error('accepted')
+  }
+
+  function keyFile(name: string, content: string): string {
+    const file = join(dir, name)
+    writeFileSync(file, content)
+    return file
+  }
+
+  it('is off unless set, and reads domain, selector and key', () => {
+    expect(dkimSigning(loadConfig({}))).toBeUndefined()
+    const config = loadConfig({
+      ...DKIM,
+      DKIM_DOMAIN: 'ModernWerk.Example',
+      DKIM_SELECTOR: 'Web2026',
+    })
+    expect(config.DKIM_DOMAIN).toBe('modernwerk.example')
+    expect(config.DKIM_SELECTOR).toBe('web2026')
+    expect(config.DKIM_PRIVATE_KEY?.asymmetricKeyType).toBe('rsa')
+    expect(dkimSigning(config)).toMatchObject({
+      domainName: 'modernwerk.example',
+      keySelector: 'web2026',
+      privateKey: config.DKIM_PRIVATE_KEY,
+    })
+  })
+
+  it('reads the key from DKIM_PRIVATE_KEY_FILE', () => {
+    const file = keyFile('key.pem', PEM)
+    const config = loadConfig({ ...DKIM, DKIM_PRIVATE_KEY: '', DKIM_PRIVATE_KEY_FILE: file })
+    expect(config.DKIM_PRIVATE_KEY_FILE?.path).toBe(file)
+    expect(dkimSigning(config)?.privateKey).toBe(config.DKIM_PRIVATE_KEY_FILE?.key)
+  })
+
+  it.each([
+    ['DKIM_DOMAIN', { DKIM_DOMAIN: '' }],
+    ['DKIM_SELECTOR', { DKIM_SELECTOR: '' }],
+    ['DKIM_PRIVATE_KEY_FILE', { DKIM_PRIVATE_KEY: '' }],
+    ['DKIM_DOMAIN', { DKIM_DOMAIN: '', DKIM_PRIVATE_KEY: '' }],
+  ])('is all or nothing: without %s it is refused, naming what is missing', (name, unset) => {
+    const message = refusal({ ...DKIM, ...unset })
+    expect(message).toMatch(
+      new RegExp(`^  ${name}="": (or DKIM_PRIVATE_KEY )?must be set as well`, 'm'),
+    )
+    expect(message).toContain('DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and')
+  })
+
+  it('takes the key one way only', () => {
+    const file = keyFile('both.pem', PEM)
+    expect(refusal({ ...DKIM, DKIM_PRIVATE_KEY_FILE: file })).toMatch(
+      /DKIM_PRIVATE_KEY_FILE=.*: is set and so is DKIM_PRIVATE_KEY/,
+    )
+  })
+
+  it.each([
+    ['DKIM_SELECTOR', 'web_2026'],
+    ['DKIM_SELECTOR', '-web'],
+    ['DKIM_SELECTOR', 'web..2026'],
+    ['DKIM_SELECTOR', 'web 2026'],
+    ['DKIM_SELECTOR', 's'.repeat(64)],
+    ['DKIM_DOMAIN', 'modernwerk'],
+    ['DKIM_DOMAIN', 'https://modernwerk.example'],
+    ['DKIM_DOMAIN', 'modernwerk.example.'],
+    ['DKIM_DOMAIN', '-modernwerk.example'],
+    ['DKIM_DOMAIN', 'modern werk.example'],
+  ])('refuses %s=%s', (name, value) => {
+    expect(refusal({ ...DKIM, [name]: value })).toMatch(new RegExp(`^  ${name}=.*: must be`, 'm'))
+  })
+
+  it('requires the domain to align with MAIL_FROM: the same or a parent domain', () => {
+    // A parent domain signs for a subdomain's sender (DMARC relaxed alignment).
+    expect(
+      loadConfig({ ...DKIM, MAIL_FROM: 'Website <web@mail.modernwerk.example>' }).DKIM_DOMAIN,
+    ).toBe('modernwerk.example')
+    expect(loadConfig({ ...DKIM, MAIL_FROM: 'web@MODERNWERK.example' }).DKIM_DOMAIN).toBe(
+      'modernwerk.example',
+    )
+    for (const [domain, from] of [
+      ['other.example', FROM],
+      // A subdomain does not speak for its parent here; nor does a longer name ending alike.
+      ['mail.modernwerk.example', FROM],
+      ['dernwerk.example', FROM],
+      ['modernwerk.example', 'kontakt'],
+    ] as const) {
+      const message = refusal({ ...DKIM, DKIM_DOMAIN: domain, MAIL_FROM: from })
+      expect(message).toMatch(/^ {2}DKIM_DOMAIN=.*: must be the domain of MAIL_FROM .*\(DMARC\)/m)
+    }
+  })
+
+  it('accepts an internationalized domain in either form', () => {
+    const ascii = 'xn--mller-maschinenbau-m6b.example'
+    for (const [domain, from] of [
+      ['müller-maschinenbau.example', 'web@müller-maschinenbau.example'],
+      [ascii, 'web@müller-maschinenbau.example'],
+      ['müller-maschinenbau.example', `web@${ascii}`],
+    ]) {
+      expect(loadConfig({ ...DKIM, MAIL_FROM: from, DKIM_DOMAIN: domain }).DKIM_DOMAIN).toBe(ascii)
+    }
+  })
+
+  it.each([
+    [
+      'an Ed25519 key',
+      () => generateKeyPairSync('ed25519').privateKey,
+      /is an ed25519 key; .*RSA keys only/,
+    ],
+    [
+      'an EC key',
+      () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey,
+      /is an ec key; .*RSA keys only/,
+    ],
+    [
+      'an RSA-PSS key',
+      () => generateKeyPairSync('rsa-pss', { modulusLength: 2048 }).privateKey,
+      /is an rsa-pss key/,
+    ],
+    [
+      'an RSA key under 1024 bits',
+      () => generateKeyPairSync('rsa', { modulusLength: 768 }).privateKey,
+      /RSA key of 768 bits; receivers refuse DKIM keys under 1024 bits/,
+    ],
+  ])('refuses %s, saying which keys work', (_kind, make, reason) => {
+    const pem = make().export({ type: 'pkcs8', format: 'pem' }).toString()
+    const message = refusal({ ...DKIM, DKIM_PRIVATE_KEY: pem })
+    expect(message).toMatch(reason)
+    expect(message).toContain('openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048')
+    // The refused key is never repeated.
+    expect(message).not.toContain(pem.split('\n')[1])
+  })
+
+  it.each([
+    [
+      'a public key',
+      () => createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString(),
+      /must be a private key in PEM/,
+    ],
+    [
+      'an encrypted key',
+      () =>
+        privateKey
+          .export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'secret' })
+          .toString(),
+      /is an encrypted key/,
+    ],
+    [
+      'a key with escaped line breaks',
+      () => PEM.replaceAll('\n', '\\n'),
+      /line breaks are written as "\\n"/,
+    ],
+    ['no key at all', () => 'not a key', /must be a private key in PEM/],
+  ])('refuses %s in DKIM_PRIVATE_KEY and never prints it', (_kind, make, reason) => {
+    const value = make()
+    const message = refusal({ ...DKIM, DKIM_PRIVATE_KEY: value })
+    expect(message).toMatch(reason)
+    expect(message).toMatch(
+      new RegExp(`DKIM_PRIVATE_KEY=\\(${value.length} characters, not shown\\)`),
+    )
+    expect(message).not.toContain(value)
+  })
+
+  it('refuses a key file that cannot be read or holds no usable key, naming the file variable', () => {
+    expect(
+      refusal({ ...DKIM, DKIM_PRIVATE_KEY: '', DKIM_PRIVATE_KEY_FILE: join(dir, 'missing.pem') }),
+    ).toMatch(/DKIM_PRIVATE_KEY_FILE=".*missing\.pem": cannot be read \(ENOENT\)/)
+    const ed25519 = generateKeyPairSync('ed25519').privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    })
+    const file = keyFile('ed25519.pem', ed25519.toString())
+    const message = refusal({ ...DKIM, DKIM_PRIVATE_KEY: '', DKIM_PRIVATE_KEY_FILE: file })
+    expect(message).toMatch(
+      /DKIM_PRIVATE_KEY_FILE=".*ed25519\.pem": holds a key that is an ed25519 key/,
+    )
+    expect(message).not.toContain(ed25519.toString().split('\n')[1])
   })
 })

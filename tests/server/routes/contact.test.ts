@@ -126,6 +126,73 @@ describe('delivery', () => {
     await eventually(async () => (await app.contact.outbox.size()) === 0)
   })
 
+  it.each(['en', 'de', 'pl'] as const)(
+    'the lead in %s is a complete MIME document: text, a whole HTML page, Date and Message-ID',
+    async (locale) => {
+      app = await freshApp()
+      const sentAt = Date.now()
+      const response = await post({ ...VALID, locale, message: `${VALID.message}\n<b>&</b>` })
+      const { id } = response.json<{ id: string }>()
+      await eventually(() => smtp.received.length === 1)
+      const [{ raw, mail }] = smtp.received as [(typeof smtp.received)[number]]
+      const head = raw.slice(0, raw.indexOf('\r\n\r\n'))
+      // A text part and an HTML part of the same message, both UTF-8.
+      expect(head).toMatch(/^Content-Type: multipart\/alternative;/m)
+      expect(raw).toMatch(/^Content-Type: text\/plain; charset=utf-8\r$/m)
+      expect(raw).toMatch(/^Content-Type: text\/html; charset=utf-8\r$/m)
+      expect(head).toMatch(/^MIME-Version: 1\.0\r$/m)
+      expect(head).toMatch(new RegExp(`^Message-ID: <${id}@modernwerk\\.example>\\r$`, 'm'))
+      // When it was sent, as the header says it (RFC 5322 date-time).
+      expect(head).toMatch(/^Date: \w{3}, \d{1,2} \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}\r$/m)
+      expect(Math.abs((mail.date?.getTime() ?? 0) - sentAt)).toBeLessThan(60_000)
+      expect(mail.headers.get('x-contact-id')).toBe(id)
+
+      const html = mail.html || ''
+      expect(html).toMatch(
+        /^<!doctype html>\n<html lang="([a-z]+)">\n<head>\n<meta charset="utf-8">/,
+      )
+      expect(html).toContain(`<html lang="${locale}">`)
+      // The title is the subject, escaped like everything a visitor wrote.
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1]
+      expect(title?.replaceAll('&amp;', '&')).toBe(mail.subject)
+      expect(html).toMatch(/<\/head>\n<body[ >][\s\S]*<\/body>\n<\/html>\n?$/)
+      expect(html).toContain('&lt;b&gt;&amp;&lt;/b&gt;')
+      // Nothing loaded from elsewhere, nothing that runs.
+      expect(html).not.toMatch(/<(script|img|link|iframe|object|style)\b|\bsrc=|\bon\w+=/i)
+      expect(mail.text).toContain('<b>&</b>')
+    },
+  )
+
+  it('UTF-8 names arrive as RFC 2047 encoded-words in From and Reply-To and decode exactly', async () => {
+    const sender = 'Modernwerk – Anfragen über die Website'
+    app = await freshApp({ MAIL_FROM: `${sender} <website@modernwerk.example>` })
+    await post({ ...VALID, name: 'Zażółć Gęślą', locale: 'pl' })
+    await post({
+      ...VALID,
+      name: 'Jürgen Müller',
+      locale: 'de',
+      message: `${VALID.message} Danke.`,
+    })
+    await eventually(() => smtp.received.length === 2)
+    for (const { raw, mail } of smtp.received) {
+      const head = raw.slice(0, raw.indexOf('\r\n\r\n'))
+      // Headers are ASCII: every non-ASCII name is an encoded-word.
+      expect(head).toMatch(/^[\x20-\x7e\r\n\t]*$/)
+      expect(head).toMatch(/^From: =\?UTF-8\?[QB]\?\S+\?=/m)
+      expect(head).toMatch(/^Reply-To: =\?UTF-8\?[QB]\?\S+\?=/m)
+      expect(mail.from?.value).toMatchObject([
+        { name: sender, address: 'website@modernwerk.example' },
+      ])
+    }
+    const replyTo = smtp.received
+      .map(({ mail }) => mail.replyTo?.value[0])
+      .sort((a, b) => (a?.name ?? '').localeCompare(b?.name ?? ''))
+    expect(replyTo).toMatchObject([
+      { name: 'Jürgen Müller', address: VALID.email },
+      { name: 'Zażółć Gęślą', address: VALID.email },
+    ])
+  })
+
   it('counts outcomes and deliveries in /metrics', async () => {
     app = await freshApp()
     await post(VALID)
@@ -209,7 +276,8 @@ describe('the chosen package', () => {
     await eventually(() => smtp.received.length === 1)
     const mail = smtp.received[0]?.mail
     expect(mail?.text?.split('\n')[0]).toBe(planLine(locale, plan))
-    expect(mail?.html).toMatch(new RegExp(`^<h2>${planLine(locale, plan)}</h2>`))
+    // The first thing in the HTML document's body.
+    expect(mail?.html).toMatch(new RegExp(`<body[^>]*>\\s*<h2>${planLine(locale, plan)}</h2>`))
   })
 
   it('is submitted as JSON too, and a message without one has no such line', async () => {

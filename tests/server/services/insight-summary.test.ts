@@ -146,6 +146,16 @@ describe.skipIf(!HAS_PROMETHEUS)('the weekly summary', { timeout: 60_000 }, () =
     expect(text).toContain('Views: 888 (+23% on the 30 days before)')
     // Only the deployment the selector names; no personal data to be seen.
     expect(text).not.toContain('2,016')
+    // A whole HTML document saying the same, a Date, and a Message-ID made from the week: a
+    // summary delivered twice (acknowledgement lost) is recognisable as one.
+    const html = sent?.mail.html || ''
+    expect(html).toMatch(/^<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">/)
+    expect(html).toContain(`<title>Website insight: the week to ${lastDay}</title>`)
+    expect(html).toContain('Views: 336 (+100% on the 7 days before)')
+    expect(html).not.toMatch(/<(script|img|link|style)\b|\bsrc=/i)
+    expect(sent?.raw).toMatch(/^Content-Type: multipart\/alternative;/m)
+    expect(sent?.raw).toMatch(/^Date: .+\d{4} \d\d:\d\d:\d\d [+-]\d{4}\r$/m)
+    expect(sent?.mail.messageId).toBe(`<${dueSummary(RUN_AT).id}@modernwerk.example>`)
     expect(await summaryOf(first).run(RUN_AT)).toBe('alreadyQueued')
     // Not a lead: the contact metrics do not count it.
     const metrics = (await first.inject({ url: '/metrics' })).body
@@ -160,6 +170,7 @@ describe.skipIf(!HAS_PROMETHEUS)('the weekly summary', { timeout: 60_000 }, () =
     await eventually(() => smtp.received.length === 2)
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(smtp.received).toHaveLength(2)
+    expect(smtp.received[1]?.mail.messageId).toBe(`<${dueSummary(nextWeek).id}@modernwerk.example>`)
   })
 
   it('tries again later when Prometheus cannot be reached, queueing nothing meanwhile', async () => {
