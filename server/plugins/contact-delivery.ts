@@ -5,6 +5,7 @@ import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import nodemailer from 'nodemailer'
 import { Counter, Gauge, type Registry } from 'prom-client'
+import { COMPANY } from '#shared/company.ts'
 import type { ContactFormId } from '#shared/contact-fields.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { startDeliveryWorker } from '../services/delivery.ts'
@@ -18,6 +19,7 @@ import {
   type RemovedEntry,
   type SiteMail,
 } from '../services/outbox.ts'
+import { namedRecipient } from '../services/mail-address.ts'
 import { checkRedisDurability } from '../services/redis-config.ts'
 import { RedisOutbox } from '../services/redis-outbox.ts'
 import {
@@ -230,7 +232,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
         'mails are DKIM-signed',
       )
     }
-    const settings = { from: config.MAIL_FROM, to: config.MAIL_TO }
+    const settings = { from: config.MAIL_FROM, to: namedRecipient(config.MAIL_TO, COMPANY.brand) }
     const send = transport
       ? async (item: OutboxItem) => {
           if (!isContactSubmission(item)) {

@@ -7,7 +7,7 @@ import { senderDomain } from './mail-address.ts'
 import type { ContactSubmission, SiteMail } from './outbox.ts'
 import { MAX_LINKS, REPEAT_WINDOW_MS, type SuspectReason } from './spam-signals.ts'
 
-export type MailSettings = { from: string; to: string }
+export type MailSettings = { from: string; to: string | { name: string; address: string } }
 
 /** Labels and option names of the lead e-mail, in the language of the sender's page. */
 export type MailTexts = TFunction<('mail' | 'common' | 'service-cards' | 'support-plans')[]>

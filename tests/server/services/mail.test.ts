@@ -2,6 +2,7 @@ import i18next from 'i18next'
 import nodemailer from 'nodemailer'
 import { describe, expect, it } from 'vitest'
 import { contactMail, siteMail } from '#server/services/mail.ts'
+import { namedRecipient } from '#server/services/mail-address.ts'
 import type { OutboxEntry } from '#server/services/outbox.ts'
 
 /** The schema refuses CR/LF already; the mail builder must hold even if that ever changed. */
@@ -58,5 +59,21 @@ describe('siteMail', () => {
     expect(raw).toMatch(/^Message-ID: <df16bfc6-fb2c-dece-59d4-12011a014e85@Example\.com>\r$/m)
     expect(raw).toMatch(/^Content-Type: text\/plain; charset=utf-8\r$/m)
     expect(raw).not.toContain('text/html')
+  })
+})
+
+describe('namedRecipient', () => {
+  it('gives a bare address the company’s name and keeps a named one as written', async () => {
+    const bare = namedRecipient(' kontakt@modernwerk.example ', 'Modernwerk')
+    expect(bare).toEqual({ name: 'Modernwerk', address: 'kontakt@modernwerk.example' })
+    expect(namedRecipient('Vertrieb <sales@modernwerk.example>', 'Modernwerk')).toBe(
+      'Vertrieb <sales@modernwerk.example>',
+    )
+    // As the header goes out: the name in front, the address in brackets.
+    const transport = nodemailer.createTransport({ streamTransport: true, buffer: true })
+    const sent = await transport.sendMail({ from: 'w@modernwerk.example', to: bare, text: 'x' })
+    expect((sent.message as Buffer).toString('utf8')).toMatch(
+      /^To: Modernwerk <kontakt@modernwerk\.example>\r$/m,
+    )
   })
 })
