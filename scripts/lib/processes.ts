@@ -96,5 +96,5 @@ export async function startProductionServer(env: Record<string, string>) {
     ...env,
   })
   await waitFor(`${base}/readyz`, child)
-  return { child, base }
+  return { child, base, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` }
 }

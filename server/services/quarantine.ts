@@ -9,8 +9,9 @@ import { senderKey, type ContactSubmission, type RemovedEntry } from './outbox.t
 import type { DropReason } from './spam-signals.ts'
 
 /**
- * The quarantine (README, Quarantine): every post the spam defence drops that is a message at
- * all, kept undelivered with its reason, as a mail system keeps a spam folder. A layer that
+ * The quarantine (README, Quarantine; docs/decisions/quarantine.md): every post the spam
+ * defence drops that is a message at all, kept undelivered with its reason, as a mail system
+ * keeps a spam folder. A layer that
  * misjudged a person (a proxy that strips headers, a quick autofill, keys changed under an
  * open form) then costs no lead: an operator lists the entries, reads one and releases it into
  * the outbox, where it is delivered like any lead, its reason in the subject.
