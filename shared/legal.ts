@@ -166,8 +166,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-27',
       hashes: {
-        default: { en: '1b8a6fc273c97c7f', de: '5c361f8b2e6f644e', pl: 'a84ac1d53c7e8ec7' },
-        cdn: { en: '63a0a27447be4cdf', de: 'cb0c24d994519655', pl: '01a4485e456213dd' },
+        default: { en: '2e008682ce3bc46e', de: '4a264f7153e7c19c', pl: '2396cf25ecafafe4' },
+        cdn: { en: '64bfd2c6a42a999e', de: '5656fb42380c6870', pl: '00362c7bb152a7f7' },
       },
     },
   ],

@@ -1,9 +1,9 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
+import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { startSite, type SiteProcess } from '#tests/helpers/site-process.ts'
 import { copySources } from '#tests/helpers/source-copy.ts'
 import { copyReleaseAssets } from '#scripts/copy-release-assets.ts'
 import { startCluster } from '#tests/replicas/cluster.ts'
@@ -18,7 +18,7 @@ const PORT = Number(process.env.DEPLOY_E2E_PORT ?? 18320)
 const ORIGIN = `http://127.0.0.1:${PORT}`
 let buildB = ''
 let outbox = ''
-let server: ChildProcess | undefined
+let server: SiteProcess | undefined
 
 function buildId(dir: string) {
   return (JSON.parse(readFileSync(join(dir, 'dist', 'build-info.json'), 'utf8')) as { id: string })
@@ -26,43 +26,11 @@ function buildId(dir: string) {
 }
 
 async function serve(dir: string, env: Record<string, string> = {}) {
-  server = spawn(process.execPath, ['server/main.ts'], {
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      // /metrics on the site's port: its own (9464 by default) may be another process's here.
-      METRICS_PORT: String(PORT),
-      HOST: '127.0.0.1',
-      APP_BASE_URL: ORIGIN,
-      LOG_LEVEL: 'fatal',
-      OUTBOX_DIR: outbox,
-      // No overload guard: the browser shares the machine's two cores with this server, and
-      // a busy machine must not turn a page or a poll into a 503 (as in playwright.config.ts).
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-      ...env,
-    },
-    stdio: 'ignore',
-  })
-  // A deadline, not a count of tries: a start takes a second or two here, many more while
-  // other jobs share the machine's two cores.
-  const started = Date.now()
-  while (Date.now() - started < 30_000) {
-    try {
-      if ((await fetch(`${ORIGIN}/healthz`)).ok) return
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`server in ${dir} did not start within 30 s`)
+  server = await startSite(PORT, { OUTBOX_DIR: outbox, ...env }, dir)
 }
 
 async function stop() {
-  if (!server || server.exitCode !== null) return
-  server.kill('SIGTERM')
-  await once(server, 'exit')
+  await server?.stop()
 }
 
 /**

@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +6,7 @@ import { PERSON_PAUSE_MS } from '#tests/helpers/form-token.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
 import { NGINX } from '#tests/helpers/nginx.ts'
 import { hasRedisServer, startRedis } from '#tests/helpers/redis.ts'
+import { startSite, type SiteProcess } from '#tests/helpers/site-process.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import { startCluster } from '#tests/replicas/cluster.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
@@ -18,49 +17,20 @@ import { expect, test, waitForHydration } from './fixtures.ts'
  * (no CONTACT_TOKEN_SECRET), Chromium filling the form like a person, the server restarted
  * between typing and sending, a real SMTP server as the inbox. With and without JavaScript.
  */
-const PORT = Number(process.env.KEYS_E2E_PORT ?? 18330)
+const PORT = Number(process.env.KEYS_E2E_PORT ?? 18340)
 const ORIGIN = `http://127.0.0.1:${PORT}`
 test.use({ baseURL: ORIGIN })
 test.describe.configure({ mode: 'serial' })
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>
-let server: ChildProcess | undefined
+let site: SiteProcess | undefined
 
+/** The site as `npm start` runs it (no CONTACT_TOKEN_SECRET), its outbox in `outbox`. */
 async function serve(outbox: string) {
-  server = spawn(process.execPath, ['server/main.ts'], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      METRICS_PORT: String(PORT),
-      HOST: '127.0.0.1',
-      APP_BASE_URL: ORIGIN,
-      LOG_LEVEL: 'fatal',
-      OUTBOX_DIR: outbox,
-      SMTP_URL: smtp.url,
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-    },
-    stdio: 'ignore',
-  })
-  const started = Date.now()
-  while (Date.now() - started < 30_000) {
-    // Exited: the port is another process's (a server a killed run left), or a bad setting.
-    if (server.exitCode !== null) throw new Error(`the server exited (${server.exitCode})`)
-    try {
-      if ((await fetch(`${ORIGIN}/healthz`)).ok) return
-    } catch {
-      // not yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error('the server did not start within 30 s')
+  site = await startSite(PORT, { OUTBOX_DIR: outbox, SMTP_URL: smtp.url })
 }
 
-async function stop() {
-  if (!server || server.exitCode !== null) return
-  server.kill('SIGTERM')
-  await once(server, 'exit')
-}
+const stop = async () => site?.stop()
 
 /**
  * The server stopped and started again on `outbox` while the page stays open. What the page

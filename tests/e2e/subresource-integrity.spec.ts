@@ -1,12 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { CLIENT_ENTRY, HYDRATE_MODULE } from '#server/render/assets.ts'
 import { screenSource } from '#shared/pages.ts'
 import { builtFile, startPullCdn, type PullCdn } from '#tests/helpers/cdn.ts'
-import { eventually } from '#tests/helpers/eventually.ts'
+import { startSite, type SiteProcess } from '#tests/helpers/site-process.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 /**
@@ -26,7 +21,7 @@ function isAbout(problem: string, file: string) {
   return problem.includes(file) || problem.startsWith('error: The app could not start')
 }
 
-let server: ChildProcess | undefined
+let server: SiteProcess | undefined
 let cdn: PullCdn
 
 test.use({ baseURL: SITE, allowedOrigins: [`http://localhost:${CDN_PORT}`] })
@@ -35,38 +30,11 @@ test.describe.configure({ mode: 'serial' })
 test.beforeAll(async () => {
   cdn = await startPullCdn(CDN_PORT)
   cdn.pullFrom(SITE)
-  server = spawn(process.execPath, ['server/main.ts'], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      PORT: String(PORT),
-      // /metrics on the site's port: its own (9464 by default) may be another process's here.
-      METRICS_PORT: String(PORT),
-      HOST: '127.0.0.1',
-      APP_BASE_URL: SITE,
-      CDN_URL: cdn.origin,
-      LOG_LEVEL: 'fatal',
-      OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'modernwerk-sri-outbox-')),
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-    },
-    stdio: 'ignore',
-  })
-  // A deadline, not a count of tries: a busy machine may take many seconds to start it.
-  await eventually(
-    () =>
-      fetch(`${SITE}/healthz`).then(
-        (answer) => answer.ok,
-        () => false,
-      ),
-    30_000,
-  )
+  server = await startSite(PORT, { CDN_URL: cdn.origin })
 })
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM')
-    await once(server, 'exit')
-  }
+  await server?.stop()
   await cdn.close()
 })
 
