@@ -27,6 +27,7 @@ import {
   quarantineEntry,
   RedisQuarantine,
   type Quarantine,
+  type QuarantineStats,
   QUARANTINE_FOLDER,
 } from '../services/quarantine.ts'
 import { startRetention } from '../services/retention.ts'
@@ -357,7 +358,14 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       registers: [metrics],
     })
     for (const cause of ['evicted', 'expired']) quarantineRemoved.inc({ cause }, 0)
-    const quarantineSize = async () => (quarantine ? await quarantine.stats() : null)
+    // One count of the store for both gauges of a scrape (the folder's is a listing of it).
+    let counted: { at: number; stats: Promise<QuarantineStats | null> } | null = null
+    const quarantineSize = () => {
+      if (!counted || Date.now() - counted.at > 1_000) {
+        counted = { at: Date.now(), stats: quarantine ? quarantine.stats() : Promise.resolve(null) }
+      }
+      return counted.stats
+    }
     new Gauge({
       name: 'contact_quarantine_entries',
       help: 'Dropped contact posts kept in the quarantine',
