@@ -307,7 +307,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         if (check.verdict === 'expired') return renew(request, reply, 'tokenExpired')
         // Signed by a key this site no longer has: a person's form that outlived it, not a
         // forgery (docs/decisions/form-token-keys.md).
-        if (check.verdict === 'unknownKey') return renew(request, reply, 'keyUnknown')
+        if (check.verdict === 'keyUnknown') return renew(request, reply, 'keyUnknown')
         if (check.verdict !== 'valid') {
           return dropAsSpam(request, reply, TOKEN_REASONS[check.verdict])
         }
@@ -321,7 +321,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         // visitor's browser while they typed. (A kept page's form has no script to solve one.)
         if (check.claims.kind === 'script') {
           const proof = await app.proofs.check(body[PROOF_FIELD])
-          if (proof.verdict === 'unknownKey') return renew(request, reply, 'keyUnknown')
+          if (proof.verdict === 'keyUnknown') return renew(request, reply, 'keyUnknown')
           if (proof.verdict !== 'valid') {
             return dropAsSpam(request, reply, PROOF_REASONS[proof.verdict])
           }

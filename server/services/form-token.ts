@@ -31,15 +31,15 @@ export type TokenClaims = {
 }
 
 /**
- * What a post's token is worth. `expired` and `unknownKey` are a person's form that outlived
+ * What a post's token is worth. `expired` and `keyUnknown` are a person's form that outlived
  * its token or its key (answered with a new token); the rest but `valid` are dropped as spam.
- * `unknownKey`: well formed, but signed by no key this process has (a key rotated out longer
+ * `keyUnknown`: well formed, but signed by no key this process has (a key rotated out longer
  * ago than a token lives, or lost with its data folder), so nothing tells it from a forgery.
  */
 export type TokenCheck =
   | { verdict: 'valid'; claims: TokenClaims }
   | { verdict: 'expired'; claims: TokenClaims }
-  | { verdict: 'missing' | 'forged' | 'tooYoung' | 'unknownKey' }
+  | { verdict: 'missing' | 'forged' | 'tooYoung' | 'keyUnknown' }
 
 export type TokenLimits = { minAgeMs: number; maxAgeMs: number }
 
@@ -79,7 +79,7 @@ function isSignedBy(key: TokenKey, payload: string, signature: string): boolean 
  * A post's token checked against the form and language the post names: signed with the key
  * it names, at least `minAgeMs` old (nobody fills a form that fast) and at most `maxAgeMs`. An
  * expired token is not spam: a person who left the form open for hours is told and sends
- * again; nor is one whose key this process does not have (`unknownKey`).
+ * again; nor is one whose key this process does not have (`keyUnknown`).
  */
 export function checkToken(
   keys: Pick<TokenKeys, 'byId' | 'all'>,
@@ -97,10 +97,10 @@ export function checkToken(
   if (id === undefined) {
     // Version 1 names no key: any key that verifies it; none is a key this process lacks.
     signer = keys.all().find((key) => isSignedBy(key, payload, signature))
-    if (!signer) return { verdict: 'unknownKey' }
+    if (!signer) return { verdict: 'keyUnknown' }
   } else {
     signer = keys.byId(id)
-    if (!signer) return { verdict: 'unknownKey' }
+    if (!signer) return { verdict: 'keyUnknown' }
     // The key it names, and the signature does not hold: changed after it was signed.
     if (!isSignedBy(signer, payload, signature)) return { verdict: 'forged' }
   }

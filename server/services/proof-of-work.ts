@@ -25,12 +25,12 @@ export const PROOF_COST = 5_000
 export const PROOF_COUNTER = { min: 200, max: 600 } as const
 
 /**
- * `unknownKey`: a challenge signed by a key this process does not have (rotated out, or lost
+ * `keyUnknown`: a challenge signed by a key this process does not have (rotated out, or lost
  * with its data folder): a person's form, answered like an expired token, never dropped.
  */
 export type ProofCheck =
   | { verdict: 'valid'; claimKey: string; expiresAt: number }
-  | { verdict: 'missing' | 'invalid' | 'unknownKey' }
+  | { verdict: 'missing' | 'invalid' | 'keyUnknown' }
 
 /** A key of its own for each use, derived from the token key (one secret to configure). */
 function subkey(secret: Buffer, use: string): string {
@@ -84,7 +84,7 @@ export class ProofOfWork {
 
   /**
    * A post's solution: `missing` if there is none, `invalid` if it does not parse, its
-   * challenge is not ours (or was changed), it has expired or the key is wrong, `unknownKey`
+   * challenge is not ours (or was changed), it has expired or the key is wrong, `keyUnknown`
    * if the key that signed it is not one of this process's. A valid one names the key it is
    * claimed under (a solution counts for one message).
    */
@@ -98,7 +98,7 @@ export class ProofOfWork {
     const id = challenge.parameters.data?.keyId
     if (id !== undefined) {
       const key = this.#keys.byId(id)
-      if (!key) return { verdict: 'unknownKey' }
+      if (!key) return { verdict: 'keyUnknown' }
       if (!(await verify(key)).verified) return { verdict: 'invalid' }
     } else {
       // A challenge of the release before key ids names none: each key is tried. One whose
@@ -111,7 +111,7 @@ export class ProofOfWork {
         if (isVerified) break
         if (result.expired || result.invalidSignature === false) isKnown = true
       }
-      if (!isVerified) return { verdict: isKnown ? 'invalid' : 'unknownKey' }
+      if (!isVerified) return { verdict: isKnown ? 'invalid' : 'keyUnknown' }
     }
     return {
       verdict: 'valid',
