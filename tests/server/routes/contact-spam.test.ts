@@ -322,6 +322,8 @@ describe('the form token', () => {
     expect(await metric('contact_rejected_total{reason="noBrowser"}')).toBe(1)
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(smtp.received).toHaveLength(2)
+    // Both drops kept in the quarantine, where a person's post a proxy stripped could be found.
+    expect(await quarantined()).toEqual(['replay', 'noBrowser'])
   })
 
   it('is given to the form’s script fresh, never cached, for the form and language asked', async () => {
