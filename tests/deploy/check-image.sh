@@ -70,8 +70,10 @@ curl -fsS -m 30 "http://127.0.0.1:$PORT/assets/builds/meta/0123456789ab.json" | 
   fail "the previous release's build meta is not served"
 own_asset=$(curl -fsS -m 30 "http://127.0.0.1:$PORT/" | grep -o '/assets/entry-client-[A-Za-z0-9_-]*\.js' | head -n 1)
 curl -fsS -m 30 -o /dev/null "http://127.0.0.1:$PORT$own_asset" || fail "own entry chunk $own_asset not served"
-curl -fsS -m 30 "http://127.0.0.1:$METRICS_PORT/metrics" | grep -q '^app_build_info{' ||
-  fail "no /metrics on METRICS_PORT $METRICS_PORT"
+# Read whole before it is searched: `grep -q` stops at the first match, and curl, cut off in
+# the middle of a long exposition, fails the pipe (pipefail).
+metrics=$(curl -fsS -m 30 "http://127.0.0.1:$METRICS_PORT/metrics" || true)
+grep -q '^app_build_info{' <<<"$metrics" || fail "no /metrics on METRICS_PORT $METRICS_PORT"
 [[ $(curl -sS -m 30 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics") == 404 ]] ||
   fail "the site's port answers /metrics"
 [[ $(podman top "$NAME" user | tail -n +2 | sort -u) != root ]] || fail "the process runs as root"
