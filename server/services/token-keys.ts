@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { readFile } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Redis } from 'ioredis'
 import { syncDirectory, writeDurably } from './durable-file.ts'
@@ -70,6 +70,9 @@ export async function storedFileKey(dir: string): Promise<Buffer> {
     return key
   }
   const key = randomBytes(KEY_BYTES)
+  // The first start on a new data folder comes before the outbox makes it: made here the same
+  // way (owner-only).
+  await mkdir(dir, { recursive: true, mode: 0o700 })
   try {
     await writeDurably(path, `${key.toString('base64')}\n`, { exclusive: true })
     await syncDirectory(dir)

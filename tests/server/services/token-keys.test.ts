@@ -40,6 +40,13 @@ describe('the key kept beside the outbox', () => {
     expect(readFileSync(file, 'utf8').trim()).toBe(first.toString('base64'))
   })
 
+  it('is kept on the first start on a new data folder (the folder made owner-only)', async () => {
+    const dir = join(tempDir(), 'data', 'outbox')
+    const first = await storedFileKey(dir)
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    expect(await storedFileKey(dir)).toEqual(first)
+  })
+
   it('is the same for processes starting side by side on one folder', async () => {
     const dir = tempDir()
     const keys = await Promise.all(Array.from({ length: 8 }, () => storedFileKey(dir)))
