@@ -186,6 +186,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     rateLimit: { max: config.CONTACT_RATE_MAX, windowMs: config.CONTACT_RATE_WINDOW },
     hasCdn: config.CDN_URL !== undefined,
     logRetentionDays: config.LOG_RETENTION_DAYS,
+    statisticsRetentionDays: config.STATISTICS_RETENTION_DAYS,
     errorReportRateLimit: CLIENT_ERROR_RATE_LIMIT,
     queueDiskBoundMs: config.REDIS_AOF_REWRITE_INTERVAL,
     formTokenMaxAgeMs: config.CONTACT_TOKEN_MAX_AGE,

@@ -267,6 +267,12 @@ export const ConfigSchema = z.object({
   /** Days the platform's log collection keeps the app's log; the privacy policy states it. */
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /**
+   * Days the monitoring system keeps the page statistics and lead counters; the privacy policy
+   * states it, Prometheus's retention is set to it (README, Insight). At least the 60 days the
+   * report compares.
+   */
+  STATISTICS_RETENTION_DAYS: z.coerce.number().int().min(60).max(800).default(400),
+  /**
    * The day this deployment's values of the settings the privacy policy states
    * (`POLICY_STATED_SETTINGS`) took effect, if they differ from the defaults: the policy's
    * "last updated" date and history show it (README, Legal texts).
@@ -287,6 +293,7 @@ export const POLICY_STATED_SETTINGS = [
   'CONTACT_TOKEN_MAX_AGE',
   'LOG_RETENTION_DAYS',
   'QUARANTINE_DAYS',
+  'STATISTICS_RETENTION_DAYS',
   'REDIS_AOF_REWRITE_INTERVAL',
 ] as const satisfies readonly (keyof z.infer<typeof ConfigSchema>)[]
 

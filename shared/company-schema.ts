@@ -41,7 +41,11 @@ export const CompanyFactsSchema = z.strictObject({
   }),
   hosting: z.strictObject({ provider: text, location: placeName }),
   mailProvider: text,
-  cdn: z.strictObject({ provider: text, location: placeName }),
+  cdn: z.strictObject({
+    provider: text,
+    location: placeName,
+    logRetentionDays: z.number().int().min(1).max(400),
+  }),
   supervisoryAuthority: z.strictObject({ name: text, address: text }),
 })
 

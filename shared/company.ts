@@ -46,7 +46,12 @@ export const COMPANY = {
   hosting: { provider: 'Beispiel Rechenzentrum GmbH', location: FRANKFURT },
   mailProvider: 'Beispiel Mail GmbH',
   /** Named by the privacy policy as a processor only while `CDN_URL` is set. */
-  cdn: { provider: 'Beispiel CDN GmbH', location: FRANKFURT },
+  cdn: {
+    provider: 'Beispiel CDN GmbH',
+    location: FRANKFURT,
+    /** Its contract's deletion period for the request logs of our scripts (Art. 13 (2) (a) GDPR). */
+    logRetentionDays: 7,
+  },
   supervisoryAuthority: {
     name: 'Berliner Beauftragte für Datenschutz und Informationsfreiheit',
     address: 'Alt-Moabit 59–61, 10555 Berlin',

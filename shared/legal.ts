@@ -30,6 +30,7 @@ export const PRIVACY_SECTIONS = [
   'cdn',
   'contactForm',
   'spamQuarantine',
+  'spamDiscarded',
   'cookies',
   'noTracking',
   'recipients',
@@ -59,7 +60,12 @@ export const IMPRINT_SECTIONS = [
 /** Sections shown only when the deployment does what they describe. */
 export const CONDITIONAL_PRIVACY_SECTIONS: Partial<
   Record<(typeof PRIVACY_SECTIONS)[number], (facts: PolicyFacts) => boolean>
-> = { cdn: (facts) => facts.hasCdn, spamQuarantine: (facts) => facts.quarantineDays > 0 }
+> = {
+  cdn: (facts) => facts.hasCdn,
+  spamQuarantine: (facts) => facts.quarantineDays > 0,
+  // Without a quarantine, what the spam defence drops is gone: the policy says so instead.
+  spamDiscarded: (facts) => facts.quarantineDays === 0,
+}
 
 /**
  * Cookie-policy sections whose text differs with a CDN: with `CDN_URL` set, the page shows
@@ -104,6 +110,11 @@ export type PolicyFacts = {
   hasCdn: boolean
   /** `LOG_RETENTION_DAYS`: the platform's log collection deletes the app's log after this. */
   logRetentionDays: number
+  /**
+   * `STATISTICS_RETENTION_DAYS`: how long the monitoring system keeps the page statistics and
+   * lead counters (its retention is set to this; README, Insight).
+   */
+  statisticsRetentionDays: number
   /** The error-report beacon's limit per client IP and window (ms), fixed in its route. */
   errorReportRateLimit: { max: number; windowMs: number }
   /**
@@ -166,8 +177,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-27',
       hashes: {
-        default: { en: '2e008682ce3bc46e', de: '4a264f7153e7c19c', pl: '2396cf25ecafafe4' },
-        cdn: { en: '64bfd2c6a42a999e', de: '5656fb42380c6870', pl: '00362c7bb152a7f7' },
+        default: { en: '2b2970e68918cf71', de: '736ee67a4e145c95', pl: '67aea401cb8de526' },
+        cdn: { en: '8699504b725e4c62', de: 'f00266cdd7711e76', pl: '86efb404926cc5b7' },
       },
     },
   ],
@@ -180,6 +191,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
         cdn: { en: 'c5b2b17dccd0b9a8', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
       },
     },
+    {
+      date: '2026-11-27',
+      hashes: {
+        default: { en: 'a660610a6d04122c', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+        cdn: { en: 'a660610a6d04122c', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+      },
+    },
   ],
   cookies: [
     { date: '2024-05-22' },
@@ -188,6 +206,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       hashes: {
         default: { en: '5a733164c8f7b16a', de: 'bee6870820955846', pl: 'ffad61ca2c49c989' },
         cdn: { en: 'c529c9a8a1ee51c2', de: '834a2427b0d48d3e', pl: 'bc6f56f4b4f6264b' },
+      },
+    },
+    {
+      date: '2026-11-27',
+      hashes: {
+        default: { en: '5a733164c8f7b16a', de: 'bee6870820955846', pl: 'ffad61ca2c49c989' },
+        cdn: { en: 'c529c9a8a1ee51c2', de: '834a2427b0d48d3e', pl: '399fe35e9f9e1836' },
       },
     },
   ],

@@ -1,6 +1,6 @@
 import { useTranslation } from '../texts.tsx'
 import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
-import { companyPlaceholders } from '#shared/company.ts'
+import { COMPANY, companyPlaceholders } from '#shared/company.ts'
 import { periodOf, type Period } from '#shared/legal.ts'
 import { useApp } from '../app-context.tsx'
 import type { LegalSection } from './legal-document.tsx'
@@ -34,24 +34,33 @@ const COOKIE_DAYS = BROWSER_STORAGE.find((entry) => entry.kind === 'cookie')?.li
 
 /**
  * What the legal texts interpolate: the company facts and this deployment's settings (README,
- * Retention and erasure), periods in the page's language ("15 Minuten", "30 dni").
+ * Retention and erasure), periods in the page's language ("15 Minuten", "30 dni"), as a rate
+ * ("per minute", "je 15 Minuten", "na godzinę") and after a time ("after one day", "nach 14
+ * Tagen", "po 14 dniach"): a period of one unit reads without its numeral where the language
+ * says it so.
  */
 export function usePolicyValues() {
   const { t } = useTranslation()
   const { locale, policy } = useApp()
   const period = ({ count, unit }: Period) => t(`legal.periods.${unit}`, { count })
+  const rate = ({ count, unit }: Period) => t(`legal.rates.${unit}`, { count })
+  const after = ({ count, unit }: Period) => t(`legal.periodsAfter.${unit}`, { count })
   return {
     ...companyPlaceholders(locale),
     retentionPeriod: period({ count: policy.contactRetentionDays, unit: 'days' }),
     quarantinePeriod: period({ count: policy.quarantineDays, unit: 'days' }),
     rateLimitMax: policy.rateLimit.max,
     rateLimitWindow: period(periodOf(policy.rateLimit.windowMs)),
+    rateLimitRate: rate(periodOf(policy.rateLimit.windowMs)),
     errorReportMax: policy.errorReportRateLimit.max,
     errorReportWindow: period(periodOf(policy.errorReportRateLimit.windowMs)),
+    errorReportRate: rate(periodOf(policy.errorReportRateLimit.windowMs)),
     queueDiskBound: period(periodOf(policy.queueDiskBoundMs)),
     formTokenMaxAge: period(periodOf(policy.formTokenMaxAgeMs)),
     repeatWindow: period(periodOf(policy.repeatWindowMs)),
-    logRetentionDays: policy.logRetentionDays,
+    logRetention: after({ count: policy.logRetentionDays, unit: 'days' }),
+    statisticsRetention: period({ count: policy.statisticsRetentionDays, unit: 'days' }),
+    cdnLogRetention: after({ count: COMPANY.cdn.logRetentionDays, unit: 'days' }),
     cookieLifetime: period({ count: COOKIE_DAYS, unit: 'days' }),
   }
 }

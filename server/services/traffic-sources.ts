@@ -19,7 +19,8 @@ export const TRAFFIC_SOURCES = [
   { id: 'brave', names: ['search.brave'], utm: [] },
   { id: 'linkedin', names: ['linkedin', 'lnkd'], utm: ['linkedin'] },
   { id: 'xing', names: ['xing'], utm: ['xing'] },
-  { id: 'newsletter', names: [], utm: ['newsletter'] },
+  // Links in e-mails the company sends (offers, signatures, mailings): it runs no newsletter.
+  { id: 'email', names: [], utm: ['email', 'newsletter'] },
 ] as const
 
 /** Besides the table: another site (`other`), no referrer (`none`, typed or bookmarked). */

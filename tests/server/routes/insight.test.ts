@@ -102,7 +102,7 @@ describe('page views', () => {
     ['https://www.google.de/', {}, 'google'],
     ['https://www.linkedin.com/feed/', {}, 'linkedin'],
     ['https://partner.example/a/very/private/path?user=42', {}, 'other'],
-    [undefined, { utm: 'newsletter' }, 'newsletter'],
+    [undefined, { utm: 'email' }, 'email'],
   ] as const)('a visit from %s %o counts under its source %s', async (referer, query, source) => {
     const path = 'utm' in query ? `/de/services?utm_source=${query.utm}` : '/de/services'
     const counted = await viewsAfter(

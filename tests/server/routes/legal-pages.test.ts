@@ -45,32 +45,35 @@ const STATED = {
   en: {
     retention: '12 days',
     window: '1 hour',
-    max: 'up to 3 per 1 hour',
+    max: 'no more than 3 per hour',
     cookie: '365 days',
     logs: 'deletes it automatically after 9 days',
-    errorReports: 'up to 10 security reports per 1 minute',
+    errorReports: 'up to 10 security reports per minute',
     queueDisk: 'no more than 2 hours later',
     tokenMaxAge: 'for 4 hours, after which a token expires',
+    statistics: 'we keep them for 90 days',
   },
   de: {
     retention: '12 Tage',
     window: '1 Stunde',
-    max: 'höchstens 3 Nachrichten je 1 Stunde',
+    max: 'nimmt davon höchstens 3 je Stunde an',
     cookie: '365 Tage',
     logs: 'nach 9 Tagen automatisch löscht',
-    errorReports: 'je 1 Minute bis zu 10 Fehlermeldungen',
+    errorReports: 'Er nimmt je Minute bis zu 10 Fehlermeldungen',
     queueDisk: 'spätestens 2 Stunden danach',
     tokenMaxAge: 'für 4 Stunden; danach ist ein Token',
+    statistics: 'bewahren sie 90 Tage lang auf',
   },
   pl: {
     retention: '12 dni',
     window: '1 godzinę',
-    max: 'do 3 wiadomości na 1 godzinę',
+    max: 'do 3 wiadomości na godzinę',
     cookie: '365 dni',
     logs: 'usuwa go po 9 dniach',
-    errorReports: 'przyjmuje na 1 minutę do 10 zgłoszeń błędów',
+    errorReports: 'do 10 zgłoszeń naruszeń na minutę',
     queueDisk: 'okresu wynoszącego 2 godziny',
     tokenMaxAge: 'przez 4 godziny; po tym czasie token',
+    statistics: 'przechowujemy je przez 90 dni',
   },
 } as const
 
@@ -87,13 +90,14 @@ describe('the privacy policy states what this deployment does', () => {
       LOG_RETENTION_DAYS: '9',
       REDIS_AOF_REWRITE_INTERVAL: '2 hours',
       CONTACT_TOKEN_MAX_AGE: '4 hours',
+      STATISTICS_RETENTION_DAYS: '90',
     })
     withCdn = await site({ CDN_URL: 'https://cdn.modernwerk.example' })
     plain = await site()
   })
 
   it.each(LOCALES)(
-    'retention, rate limits, log, queue-disk and form-token bounds and cookie lifetime from the settings (%s)',
+    'retention, rate limits, log, queue-disk, form-token and statistics bounds and cookie lifetime from the settings (%s)',
     async (locale) => {
       const privacy = await text(configured, 'privacy-policy', locale)
       const stated = STATED[locale]
@@ -105,6 +109,7 @@ describe('the privacy policy states what this deployment does', () => {
       expect(privacy).toMatch(words(stated.errorReports))
       expect(privacy).toMatch(words(stated.queueDisk))
       expect(privacy).toMatch(words(stated.tokenMaxAge))
+      expect(privacy).toMatch(words(stated.statistics))
       expect(privacy).not.toContain('{{')
       // The defaults: 30 days and 15 minutes.
       const defaults = await text(plain, 'privacy-policy', locale)

@@ -27,7 +27,8 @@ describe('trafficSource', () => {
     [undefined, null, 'none'],
     ['', null, 'none'],
     ['not a url', null, 'none'],
-    [undefined, 'newsletter', 'newsletter'],
+    [undefined, 'newsletter', 'email'],
+    [undefined, 'email', 'email'],
     ['https://www.google.de/', 'LinkedIn', 'linkedin'],
     ['https://www.google.de/', 'spam-campaign-123', 'google'],
   ] as const)('%s with utm_source %s is %s', (referer, utm, expected) => {
