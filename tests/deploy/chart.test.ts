@@ -173,6 +173,15 @@ afterAll(() => {
 })
 
 const FULLNAME = 'site-modernization-partners-web'
+/**
+ * The per-Ingress switches that turn the entry proxy's own access log off (`ingress.accessLog:
+ * disabled`), as the controllers document them: ingress-nginx (and Traefik's ingress-nginx
+ * provider) and Traefik's Kubernetes Ingress provider. Literal here, not read from the chart.
+ */
+const ACCESS_LOG_OFF = {
+  'nginx.ingress.kubernetes.io/enable-access-log': 'false',
+  'traefik.ingress.kubernetes.io/router.observability.accesslogs': 'false',
+}
 const REDIS = `${FULLNAME}-redis`
 
 describe.skipIf(!binary)('Helm chart', () => {
@@ -282,6 +291,8 @@ describe.skipIf(!binary)('Helm chart', () => {
         ['typo.yaml', 'replicas: 3\n'],
         ['type.yaml', 'replicaCount: "three"\n'],
         ['nested.yaml', 'image:\n  tagg: latest\n'],
+        // YAML reads an unquoted off as false: refused, not taken for "off".
+        ['access-log-off.yaml', 'ingress:\n  accessLog: off\n'],
       ] as const) {
         writeFileSync(join(dir, name), content)
         const result = helm(binary ?? 'helm', ['template', 'site', CHART, '-f', join(dir, name)])
@@ -634,7 +645,42 @@ describe.skipIf(!binary)('Helm chart', () => {
       ])
       expect(find(manifests, 'Ingress', FULLNAME).metadata.annotations).toEqual({
         [annotation]: '$http_x_forwarded_for',
+        ...ACCESS_LOG_OFF,
       })
+    })
+  })
+
+  describe("the entry proxy's access log", () => {
+    const annotations = (extra: string[], valueSet = 'defaults') =>
+      find(render(valueSet, ['--set', 'ingress.enabled=true', ...extra]), 'Ingress', FULLNAME)
+        .metadata.annotations ?? {}
+
+    it.each(VALUE_SETS)(
+      '%s: the Ingress turns it off for this site, beside the value set’s own annotations',
+      (valueSet) => {
+        const values = (
+          valueSet === 'defaults' ? {} : parse(readFileSync(join(CHART, 'ci', valueSet), 'utf8'))
+        ) as { ingress?: { accessLog?: string; annotations?: Record<string, string> } }
+        const own = values.ingress?.annotations ?? {}
+        const rendered = annotations([], valueSet)
+        expect(rendered).toMatchObject(own)
+        if ((values.ingress?.accessLog ?? 'disabled') === 'disabled')
+          expect(rendered).toMatchObject({ ...ACCESS_LOG_OFF, ...own })
+      },
+    )
+
+    it('ingress.accessLog controller leaves the controller’s own setting: no switch', () => {
+      const rendered = annotations(['--set', 'ingress.accessLog=controller'])
+      for (const key of Object.keys(ACCESS_LOG_OFF)) expect(rendered).not.toHaveProperty(key)
+    })
+
+    it('an annotation of ingress.annotations for the same key wins', () => {
+      const own = Object.keys(ACCESS_LOG_OFF).flatMap((key) => [
+        '--set-string',
+        `ingress.annotations.${key.replaceAll('.', '\\.')}=true`,
+      ])
+      const rendered = annotations(own)
+      for (const key of Object.keys(ACCESS_LOG_OFF)) expect(rendered[key], key).toBe('true')
     })
   })
 })
