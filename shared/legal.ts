@@ -177,8 +177,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-27',
       hashes: {
-        default: { en: '2b2970e68918cf71', de: '736ee67a4e145c95', pl: '67aea401cb8de526' },
-        cdn: { en: '8699504b725e4c62', de: 'f00266cdd7711e76', pl: '86efb404926cc5b7' },
+        default: { en: '7130fac86bb05b0a', de: 'b1a4aa1a6a4773f5', pl: '93ba8b937df0c92a' },
+        cdn: { en: 'f910dfa4c561d9f5', de: 'f5875481a515fa8c', pl: '8e5fd5b3175b6190' },
       },
     },
   ],
