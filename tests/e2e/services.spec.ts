@@ -10,7 +10,7 @@ test('every service is reached from the submenu and back, without reloading', as
   const nav = page.getByRole('navigation', { name: 'Main navigation' })
   const names = [
     'Cloud Infrastructure',
-    'Business Modernization',
+    'Software and Process Modernization',
     'Digital Presence',
     'API Integration',
     'Managed IT Services',

@@ -60,19 +60,34 @@ export function html(text: unknown, locale?: Locale): string {
     .replace(/'/g, '&#x27;')
 }
 
-/** Where a page's `<title>` comes from: its service's or member's texts, else its own. */
-function titleSource(page: Page): [namespace: string, path: string] {
-  if ('service' in page) return [serviceNamespace(page.service), 'meta.title']
-  if ('member' in page) return ['team', `members.${teamMember(page.member).key}.meta.title`]
-  return [page.namespaces[0], 'meta.title']
+/**
+ * Where a page's `<title>` and description come from: its service's or member's texts, else
+ * its own.
+ */
+function metaSource(page: Page, field: 'title' | 'description'): [namespace: string, path: string] {
+  if ('service' in page) return [serviceNamespace(page.service), `meta.${field}`]
+  if ('member' in page) return ['team', `members.${teamMember(page.member).key}.meta.${field}`]
+  return [page.namespaces[0], `meta.${field}`]
+}
+
+function metaText(id: PageId, locale: Locale, field: 'title' | 'description'): string {
+  const page = PAGES.find((candidate) => candidate.id === id)
+  if (!page) throw new Error(`Unknown page ${id}`)
+  const [namespace, path] = metaSource(page, field)
+  return shown(get(texts(locale, namespace), path), locale)
 }
 
 /** The title a page must have in a locale, as `document.title` reads it. */
 export function titleText(id: PageId, locale: Locale): string {
-  const page = PAGES.find((candidate) => candidate.id === id)
-  if (!page) throw new Error(`Unknown page ${id}`)
-  const [namespace, path] = titleSource(page)
-  return shown(get(texts(locale, namespace), path), locale)
+  return metaText(id, locale, 'title')
+}
+
+/**
+ * The description a page must have in a locale, as it appears in the HTML: figures and facts
+ * filled in (a search snippet names the consultation's length from its figure, not typed).
+ */
+export function expectedDescription(id: PageId, locale: Locale): string {
+  return html(metaText(id, locale, 'description'))
 }
 
 /** The `<title>` a page must have in a locale, as it appears in the HTML. */

@@ -60,6 +60,12 @@ describe('figures', () => {
     expect(typed).toEqual([])
   })
 
+  it.each(LOCALES)('leave the consultation’s length to its figure in the %s texts', (locale) => {
+    // "30-minute", "30 Minuten", "30-minutową": search snippets would go stale with the figure.
+    const typed = new RegExp(`(?<![\\d.,])${FIGURES.consultationMinutes}[\\s\u00A0-]*minut`, 'iu')
+    expect(textsOf(locale).filter(([, text]) => typed.test(text))).toEqual([])
+  })
+
   it('are written by Intl in each language', () => {
     const i18n = i18next.createInstance()
     void i18n.init({ ...I18N_BASE_OPTIONS, resources: {} })

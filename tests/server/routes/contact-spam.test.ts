@@ -518,7 +518,7 @@ describe('messages that look like spam', () => {
     const mails = smtp.received.map(({ mail }) => mail)
     const marked = mails.filter((mail) => mail.subject?.startsWith(text('en', 'mail', 'suspect')))
     expect(marked.map((mail) => mail.replyTo?.value[0]?.name)).toEqual(['Grace Hopper'])
-    expect(marked[0]?.text).toContain('less than 24 hours before')
+    expect(marked[0]?.text).toContain('within the last 24 hours')
     expect(await metric('contact_suspect_total{reason="repeated"}')).toBe(1)
   })
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EVERY_PAGE_NAMESPACES } from '#shared/texts.ts'
 import { LOCALIZED_PAGES } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
-import { expectedTitle } from '#tests/helpers/locales.ts'
+import { expectedDescription, expectedTitle } from '#tests/helpers/locales.ts'
 
 let app: FastifyInstance
 
@@ -28,6 +28,9 @@ describe('pages', () => {
     expect(response.body).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${locale}"`))
     expect(response.statusCode).toBe(200)
     expect(title(response.body)).toBe(expectedTitle(id, locale))
+    expect(response.body).toContain(
+      `<meta name="description" content="${expectedDescription(id, locale)}"/>`,
+    )
     // No placeholder left in what visitors see (the embedded texts keep theirs).
     const visible = response.body.replace(
       /<script type="application\/json"[^>]*>.*?<\/script>/gs,
