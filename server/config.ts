@@ -298,30 +298,34 @@ export const POLICY_STATED_SETTINGS = [
 ] as const satisfies readonly (keyof z.infer<typeof ConfigSchema>)[]
 
 /** The stated settings whose values in `config` are not the defaults the history covers. */
-export function changedPolicySettings(config: Config): (typeof POLICY_STATED_SETTINGS)[number][] {
+export function changedPolicySettings(
+  config: z.infer<typeof ConfigSchema>,
+): (typeof POLICY_STATED_SETTINGS)[number][] {
   const defaults = ConfigSchema.parse({})
   return POLICY_STATED_SETTINGS.filter((name) => config[name] !== defaults[name])
 }
 
 /** The schema with the defaults that depend on other variables filled in. */
-const ResolvedConfigSchema = ConfigSchema.superRefine(dkimSettings).transform((config, context) => {
-  if (config.METRICS_PORT !== undefined) return { ...config, METRICS_PORT: config.METRICS_PORT }
-  // `npm run dev` keeps /metrics beside its pages (localhost:3000/metrics): dev servers of
-  // several checkouts on one machine need no second port each to keep apart (README, Develop).
-  if (config.NODE_ENV === 'development') return { ...config, METRICS_PORT: config.PORT }
-  // The site on the default metrics port would serve /metrics beside its pages unasked.
-  if (config.PORT === METRICS_PORT_DEFAULT) {
-    context.addIssue({
-      code: 'custom',
-      path: ['METRICS_PORT'],
-      message:
-        `must be set when PORT is ${METRICS_PORT_DEFAULT}, its default: another port for ` +
-        `/metrics, or ${METRICS_PORT_DEFAULT} to serve /metrics on the site's port`,
-    })
-    return z.NEVER
-  }
-  return { ...config, METRICS_PORT: METRICS_PORT_DEFAULT }
-})
+const ResolvedConfigSchema = ConfigSchema.superRefine(dkimSettings)
+  .superRefine(policySettingsSince)
+  .transform((config, context) => {
+    if (config.METRICS_PORT !== undefined) return { ...config, METRICS_PORT: config.METRICS_PORT }
+    // `npm run dev` keeps /metrics beside its pages (localhost:3000/metrics): dev servers of
+    // several checkouts on one machine need no second port each to keep apart (README, Develop).
+    if (config.NODE_ENV === 'development') return { ...config, METRICS_PORT: config.PORT }
+    // The site on the default metrics port would serve /metrics beside its pages unasked.
+    if (config.PORT === METRICS_PORT_DEFAULT) {
+      context.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message:
+          `must be set when PORT is ${METRICS_PORT_DEFAULT}, its default: another port for ` +
+          `/metrics, or ${METRICS_PORT_DEFAULT} to serve /metrics on the site's port`,
+      })
+      return z.NEVER
+    }
+    return { ...config, METRICS_PORT: METRICS_PORT_DEFAULT }
+  })
 
 export type Config = Readonly<z.infer<typeof ResolvedConfigSchema>>
 
@@ -346,6 +350,31 @@ const DKIM_VARIABLES = [
  * ops believe it signs. Each missing one is named; the signing domain must align with the
  * sender's (DMARC), else the signature is worth nothing to the receiver.
  */
+/**
+ * `POLICY_SETTINGS_SINCE` dates the privacy policy: a day that has not come yet in Germany, or
+ * a date while every stated setting has its default (no change to date), would put a date
+ * above a text that did not hold on it.
+ */
+function policySettingsSince(config: z.infer<typeof ConfigSchema>, context: z.RefinementCtx) {
+  const since = config.POLICY_SETTINGS_SINCE
+  if (since === undefined) return
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date())
+  if (since > today) {
+    context.addIssue({
+      code: 'custom',
+      path: ['POLICY_SETTINGS_SINCE'],
+      message: `must not be later than today (${today} in Germany): the day the settings took effect`,
+    })
+  }
+  if (changedPolicySettings(config).length === 0) {
+    context.addIssue({
+      code: 'custom',
+      path: ['POLICY_SETTINGS_SINCE'],
+      message: `must be unset while the settings the privacy policy states have their defaults (${POLICY_STATED_SETTINGS.join(', ')})`,
+    })
+  }
+}
+
 function dkimSettings(config: z.infer<typeof ConfigSchema>, context: z.RefinementCtx) {
   const given = DKIM_VARIABLES.filter((name) => config[name] !== undefined)
   if (given.length === 0) return

@@ -1,4 +1,4 @@
-import type { Locale } from './locales.ts'
+import { formatList, type Locale } from './locales.ts'
 import { TEAM } from './team.ts'
 import { typeset } from './typography.ts'
 
@@ -120,9 +120,6 @@ export function companyPlaceholders(locale: Locale) {
     hostingLocation: COMPANY.hosting.location[locale],
     cdnLocation: COMPANY.cdn.location[locale],
     // Typeset like copy: a value passed to t() is kept as it is (shared/typography.ts).
-    partners: typeset(
-      new Intl.ListFormat(locale, { type: 'conjunction' }).format(COMPANY.partners),
-      locale,
-    ),
+    partners: typeset(formatList(COMPANY.partners, locale), locale),
   }
 }

@@ -177,8 +177,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-27',
       hashes: {
-        default: { en: '7130fac86bb05b0a', de: 'b1a4aa1a6a4773f5', pl: '93ba8b937df0c92a' },
-        cdn: { en: 'f910dfa4c561d9f5', de: 'f5875481a515fa8c', pl: '8e5fd5b3175b6190' },
+        default: { en: '4f4f1f5114c0b161', de: 'b1a4aa1a6a4773f5', pl: '93ba8b937df0c92a' },
+        cdn: { en: '2d536c6173c4d0bf', de: 'f5875481a515fa8c', pl: '8e5fd5b3175b6190' },
       },
     },
   ],

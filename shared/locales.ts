@@ -10,12 +10,22 @@ type LocaleInfo = {
   readonly iso: string
   /** The language's name in its own language, as shown in the switcher. */
   readonly name: string
+  /**
+   * The locale whose list pattern matches the house style: the English copy sets no serial
+   * comma ("a, b and c"), which `en-US` would add and `en-GB` leaves out.
+   */
+  readonly listIso: string
 }
 
 export const LOCALE_INFO: Readonly<Record<Locale, LocaleInfo>> = {
-  en: { iso: 'en-US', name: 'English' },
-  de: { iso: 'de-DE', name: 'Deutsch' },
-  pl: { iso: 'pl-PL', name: 'Polski' },
+  en: { iso: 'en-US', name: 'English', listIso: 'en-GB' },
+  de: { iso: 'de-DE', name: 'Deutsch', listIso: 'de-DE' },
+  pl: { iso: 'pl-PL', name: 'Polski', listIso: 'pl-PL' },
+}
+
+/** Items joined as the page's language joins them: "a, b and c", "a, b und c", "a, b i c". */
+export function formatList(items: readonly string[], locale: Locale): string {
+  return new Intl.ListFormat(LOCALE_INFO[locale].listIso, { type: 'conjunction' }).format(items)
 }
 
 /** Cookie that remembers a language the visitor picked in the switcher (README, Languages). */

@@ -6,7 +6,7 @@ import {
   processors,
 } from '#shared/legal.ts'
 import { CONTACT_FIELDS } from '#shared/contact-fields.ts'
-import { LOCALE_INFO } from '#shared/locales.ts'
+import { formatList } from '#shared/locales.ts'
 import { typeset } from '#shared/typography.ts'
 import { useApp } from '../app-context.tsx'
 import type { ScreenPage } from '#shared/pages.ts'
@@ -26,11 +26,7 @@ export function PrivacyPage({ page }: ScreenProps<ScreenPage<'privacy'>>) {
   const values = usePolicyValues()
   // Lists in the language ("a, b and c"), typeset as a whole, since a value passed to t() is
   // left as it is: every field the contact form has, and what rests on Art. 6 (1) (f) GDPR.
-  const list = (items: string[]) =>
-    typeset(
-      new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(items),
-      locale,
-    )
+  const list = (items: string[]) => typeset(formatList(items, locale), locale)
   const formFields = list(
     CONTACT_FIELDS.map(({ name, isRequired }) =>
       isRequired

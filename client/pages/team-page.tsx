@@ -1,5 +1,5 @@
 import { useTranslation } from '../texts.tsx'
-import { LOCALE_INFO } from '#shared/locales.ts'
+import { formatList, LOCALE_INFO } from '#shared/locales.ts'
 import type { ScreenPage } from '#shared/pages.ts'
 import { TEAM, teamMember } from '#shared/team.ts'
 import { typeset } from '#shared/typography.ts'
@@ -24,11 +24,12 @@ export function TeamPage({ page }: ScreenProps<ScreenPage<'team'>>) {
   const { badge, title } = usePageTexts(page)
   const key = member.key
   const languages = typeset(
-    new Intl.ListFormat(LOCALE_INFO[locale].iso, { type: 'conjunction' }).format(
+    formatList(
       member.languages.map(
         (code) =>
           new Intl.DisplayNames([LOCALE_INFO[locale].iso], { type: 'language' }).of(code) ?? code,
       ),
+      locale,
     ),
     locale,
   )

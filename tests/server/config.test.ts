@@ -117,8 +117,20 @@ describe('loadConfig', () => {
     expect(changedPolicySettings(loadConfig({ CDN_URL: 'https://cdn.example.de' }))).toEqual([
       'CDN_URL',
     ])
-    expect(loadConfig({ POLICY_SETTINGS_SINCE: '2031-03-01' }).POLICY_SETTINGS_SINCE).toBe(
-      '2031-03-01',
+    expect(
+      loadConfig({ POLICY_SETTINGS_SINCE: '2026-11-01', CONTACT_RETENTION_DAYS: '14' })
+        .POLICY_SETTINGS_SINCE,
+    ).toBe('2026-11-01')
+  })
+
+  it('refuses a POLICY_SETTINGS_SINCE that dates a text that did not hold on it', () => {
+    // A day after today in Germany.
+    const tomorrow = new Date(Date.now() + 36 * 3_600_000).toISOString().slice(0, 10)
+    expect(() =>
+      loadConfig({ POLICY_SETTINGS_SINCE: tomorrow, CONTACT_RETENTION_DAYS: '14' }),
+    ).toThrow(/POLICY_SETTINGS_SINCE.*must not be later than today/)
+    expect(() => loadConfig({ POLICY_SETTINGS_SINCE: '2026-11-01' })).toThrow(
+      /POLICY_SETTINGS_SINCE.*must be unset while the settings the privacy policy states have their defaults/,
     )
   })
 

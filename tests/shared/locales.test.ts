@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { LOCALES, localeFromPath, localizePath, unlocalizePath } from '#shared/locales.ts'
+import {
+  formatList,
+  LOCALES,
+  localeFromPath,
+  localizePath,
+  unlocalizePath,
+} from '#shared/locales.ts'
 import { LOCALIZED_PAGES, PAGES } from '#shared/pages.ts'
 import { SERVICES } from '#shared/services.ts'
 import { TEAM } from '#shared/team.ts'
@@ -32,5 +38,15 @@ describe('locale paths', () => {
     const paths = LOCALIZED_PAGES.map(({ path }) => path)
     expect(new Set(paths).size).toBe(PAGES.length * LOCALES.length)
     for (const path of paths) expect(path).toMatch(/^\/([a-z0-9-]+(\/[a-z0-9-]+)*)?$/)
+  })
+})
+
+describe('lists in running text', () => {
+  it('join their items as the copy does: no serial comma in English', () => {
+    const items = ['your name', 'the subject', 'your message']
+    expect(formatList(items, 'en')).toBe('your name, the subject and your message')
+    expect(formatList(items, 'de')).toBe('your name, the subject und your message')
+    expect(formatList(items, 'pl')).toBe('your name, the subject i your message')
+    expect(formatList(['Polish', 'English'], 'en')).toBe('Polish and English')
   })
 })

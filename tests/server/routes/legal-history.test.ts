@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   LEGAL_HISTORY,
   formatLegalDate,
@@ -127,11 +127,15 @@ describe('settings the policies state, changed by a deployment', () => {
   let app: FastifyInstance
   let withCdn: FastifyInstance
   beforeAll(async () => {
+    // A day after the latest version: the app starts with the clock on it (a later date than
+    // today is refused), then runs on the real one.
+    vi.useFakeTimers({ now: new Date('2031-03-01T12:00:00Z'), toFake: ['Date'] })
     app = await buildTestApp({ CONTACT_RETENTION_DAYS: '14', POLICY_SETTINGS_SINCE: '2031-03-01' })
     withCdn = await buildTestApp({
       CDN_URL: 'https://cdn.modernwerk.example',
       POLICY_SETTINGS_SINCE: '2031-03-01',
     })
+    vi.useRealTimers()
   })
   afterAll(() => Promise.all([app.close(), withCdn.close()]))
 
