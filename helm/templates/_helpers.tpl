@@ -190,6 +190,43 @@ Name of the PersistentVolumeClaim of the outbox.
 {{- end }}
 
 {{/*
+Velero's label that leaves an object out of every backup, with backup.excludeDataVolumes, for
+the message stores' volumes and the pods that mount them (helm/README.md, "Backups and
+snapshots"). Empty when commonLabels or the given labels (podLabels) already have the key: that
+value wins, and the object gets no duplicate key. Takes a dict: "context" (the root) and
+optionally "labels".
+*/}}
+{{- define "modernization-partners-web.backupExcludeLabel" -}}
+{{- $key := "velero.io/exclude-from-backup" }}
+{{- $values := .context.Values }}
+{{- if and $values.backup.excludeDataVolumes (not (hasKey ($values.commonLabels | default dict) $key)) (not (hasKey (.labels | default dict) $key)) -}}
+{{ $key }}: "true"
+{{- end }}
+{{- end }}
+
+{{/*
+A pod's annotations (YAML, "{}" when none): the given ones and, with
+backup.excludeDataVolumes, Velero's file-system-backup opt-out for the given volumes. Volume
+names the given annotations already list under that key (an Istio sidecar's, say) stay beside
+the chart's. Takes a dict: "context" (the root), "annotations" and "volumes" (names).
+*/}}
+{{- define "modernization-partners-web.podAnnotations" -}}
+{{- $annotations := deepCopy (.annotations | default dict) }}
+{{- if .context.Values.backup.excludeDataVolumes }}
+{{- $key := "backup.velero.io/backup-volumes-excludes" }}
+{{- $names := list }}
+{{- range splitList "," (get $annotations $key | default "") }}
+{{- with trim . }}{{ $names = append $names . }}{{ end }}
+{{- end }}
+{{- range .volumes }}
+{{- if not (has . $names) }}{{ $names = append $names . }}{{ end }}
+{{- end }}
+{{- $_ := set $annotations $key (join "," $names) }}
+{{- end }}
+{{- toYaml $annotations }}
+{{- end }}
+
+{{/*
 Checks across values that the JSON schema cannot express. Fails the render with a message.
 */}}
 {{- define "modernization-partners-web.validate" -}}

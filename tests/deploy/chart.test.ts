@@ -183,10 +183,18 @@ const ACCESS_LOG_OFF = {
   'traefik.ingress.kubernetes.io/router.observability.accesslogs': 'false',
 }
 const REDIS = `${FULLNAME}-redis`
+/**
+ * Velero's documented switches (helm/README.md, "Backups and snapshots"): the label that leaves
+ * an object out of every backup, and the pod annotation that opts volumes out of file-system
+ * backup. Literal here, not read from the chart.
+ */
+const VELERO_EXCLUDE_LABEL = 'velero.io/exclude-from-backup'
+const VELERO_FS_BACKUP_EXCLUDES = 'backup.velero.io/backup-volumes-excludes'
 
 describe.skipIf(!binary)('Helm chart', () => {
-  it('passes helm lint --strict', () => {
-    const result = helm(binary ?? 'helm', ['lint', '--strict', CHART])
+  it.each(VALUE_SETS)('%s passes helm lint --strict', (valueSet) => {
+    const values = valueSet === 'defaults' ? [] : ['-f', join(CHART, 'ci', valueSet)]
+    const result = helm(binary ?? 'helm', ['lint', '--strict', CHART, ...values])
     expect(result.stderr + result.stdout).toContain('1 chart(s) linted, 0 chart(s) failed')
     expect(result.status).toBe(0)
   })
@@ -681,6 +689,145 @@ describe.skipIf(!binary)('Helm chart', () => {
       ])
       const rendered = annotations(own)
       for (const key of Object.keys(ACCESS_LOG_OFF)) expect(rendered[key], key).toBe('true')
+    })
+  })
+
+  describe('backups and snapshots leave the message stores out', () => {
+    type PodTemplate = {
+      metadata: { labels?: Record<string, string>; annotations?: Record<string, string> }
+      spec: {
+        containers: { volumeMounts?: { name: string; mountPath: string }[] }[]
+      }
+    }
+    type ClaimTemplate = { metadata: { name: string; labels?: Record<string, string> } }
+    /** Where the message stores are mounted: the website's outbox folder, the chart's Redis data. */
+    const STORE_MOUNTS = ['/data/outbox', '/data']
+    const BOTH_STORES = ['--set', 'persistence.enabled=true', '--set', 'redis.enabled=true']
+    const OFF = ['--set', 'backup.excludeDataVolumes=false']
+    const escaped = (key: string) => key.replaceAll('.', '\\.')
+    const podTemplate = (manifests: Manifest[], kind: string, name: string) =>
+      (find(manifests, kind, name).spec as { template: PodTemplate }).template
+    const claimTemplates = (manifests: Manifest[]) =>
+      manifests
+        .filter((manifest) => manifest.kind === 'StatefulSet')
+        .flatMap(
+          (manifest) =>
+            (manifest.spec as { volumeClaimTemplates?: ClaimTemplate[] }).volumeClaimTemplates ??
+            [],
+        )
+    const outboxClaim = (manifests: Manifest[]) =>
+      find(manifests, 'PersistentVolumeClaim', `${FULLNAME}-outbox`)
+
+    it('by default: the outbox PVC, the Redis volumeClaimTemplate and both pods', () => {
+      const manifests = render('defaults', BOTH_STORES)
+      expect(outboxClaim(manifests).metadata.labels?.[VELERO_EXCLUDE_LABEL]).toBe('true')
+      const [data] = claimTemplates(manifests)
+      expect(data?.metadata.name).toBe('data')
+      expect(data?.metadata.labels).toEqual({
+        'app.kubernetes.io/name': 'modernization-partners-web',
+        'app.kubernetes.io/instance': 'site',
+        'app.kubernetes.io/component': 'redis',
+        [VELERO_EXCLUDE_LABEL]: 'true',
+      })
+      for (const [kind, name, volume] of [
+        ['Deployment', FULLNAME, 'outbox'],
+        ['StatefulSet', REDIS, 'data'],
+      ] as const) {
+        const pod = podTemplate(manifests, kind, name)
+        expect(pod.metadata.labels?.[VELERO_EXCLUDE_LABEL], name).toBe('true')
+        expect(pod.metadata.annotations?.[VELERO_FS_BACKUP_EXCLUDES], name).toBe(volume)
+        // A volume of the pod (the claim template's, for the StatefulSet), mounted there.
+        const mounts = pod.spec.containers.flatMap((container) => container.volumeMounts ?? [])
+        expect(mounts.map((mount) => mount.name)).toContain(volume)
+      }
+    })
+
+    it.each(VALUE_SETS)(
+      '%s: every PVC, claim template and pod that mounts a message store carries it',
+      (valueSet) => {
+        const manifests = render(valueSet)
+        for (const claim of manifests.filter((m) => m.kind === 'PersistentVolumeClaim'))
+          expect(claim.metadata.labels?.[VELERO_EXCLUDE_LABEL], claim.metadata.name).toBe('true')
+        for (const claim of claimTemplates(manifests))
+          expect(claim.metadata.labels?.[VELERO_EXCLUDE_LABEL], claim.metadata.name).toBe('true')
+        let pods = 0
+        for (const manifest of manifests) {
+          const pod = (manifest.spec as { template?: PodTemplate } | undefined)?.template
+          const stores = (pod?.spec.containers ?? []).flatMap((container) =>
+            (container.volumeMounts ?? [])
+              .filter((mount) => STORE_MOUNTS.includes(mount.mountPath))
+              .map((mount) => mount.name),
+          )
+          if (!pod || stores.length === 0) continue
+          pods += 1
+          const name = `${manifest.kind}/${manifest.metadata.name}`
+          expect(pod.metadata.labels?.[VELERO_EXCLUDE_LABEL], name).toBe('true')
+          const excluded = pod.metadata.annotations?.[VELERO_FS_BACKUP_EXCLUDES]?.split(',')
+          expect(excluded, name).toEqual(expect.arrayContaining(stores))
+        }
+        expect(pods).toBeGreaterThan(0)
+      },
+    )
+
+    it('backup.excludeDataVolumes false: neither label nor annotation anywhere', () => {
+      const result = template('defaults', [...BOTH_STORES, ...OFF])
+      expect(result.status).toBe(0)
+      expect(result.stdout).not.toContain(VELERO_EXCLUDE_LABEL)
+      expect(result.stdout).not.toContain(VELERO_FS_BACKUP_EXCLUDES)
+      const manifests = render('defaults', [...BOTH_STORES, ...OFF])
+      expect(outboxClaim(manifests).metadata.labels).not.toHaveProperty(VELERO_EXCLUDE_LABEL)
+      expect(claimTemplates(manifests)[0]?.metadata.labels).not.toHaveProperty(VELERO_EXCLUDE_LABEL)
+      expect(podTemplate(manifests, 'StatefulSet', REDIS).metadata.annotations).toBeUndefined()
+    })
+
+    it('keeps the operator’s own: volume names of podAnnotations stay, podLabels win', () => {
+      const dir = mkdtempSync(join(ROOT, '.backup-values-'))
+      try {
+        const file = join(dir, 'values.yaml')
+        writeFileSync(
+          file,
+          [
+            'podAnnotations:',
+            `  ${VELERO_FS_BACKUP_EXCLUDES}: "istio-envoy, outbox"`,
+            '  example.com/team: web',
+            'podLabels:',
+            `  ${VELERO_EXCLUDE_LABEL}: "false"`,
+            '  example.com/tier: front',
+            '',
+          ].join('\n'),
+        )
+        const pod = (extra: string[] = []) =>
+          podTemplate(render('defaults', ['-f', file, ...extra]), 'Deployment', FULLNAME).metadata
+        const merged = pod()
+        expect(merged.annotations).toMatchObject({
+          [VELERO_FS_BACKUP_EXCLUDES]: 'istio-envoy,outbox',
+          'example.com/team': 'web',
+        })
+        expect(merged.labels).toMatchObject({
+          [VELERO_EXCLUDE_LABEL]: 'false',
+          'example.com/tier': 'front',
+        })
+        // Off: the operator's annotation as given.
+        expect(pod(OFF).annotations?.[VELERO_FS_BACKUP_EXCLUDES]).toBe('istio-envoy, outbox')
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    })
+
+    it('a label of commonLabels for the same key wins, without a duplicate key', () => {
+      const manifests = render('defaults', [
+        ...BOTH_STORES,
+        '--set-string',
+        `commonLabels.${escaped(VELERO_EXCLUDE_LABEL)}=false`,
+      ])
+      expect(outboxClaim(manifests).metadata.labels?.[VELERO_EXCLUDE_LABEL]).toBe('false')
+      for (const [kind, name] of [
+        ['Deployment', FULLNAME],
+        ['StatefulSet', REDIS],
+      ] as const)
+        expect(podTemplate(manifests, kind, name).metadata.labels?.[VELERO_EXCLUDE_LABEL]).toBe(
+          'false',
+        )
     })
   })
 })
