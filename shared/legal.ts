@@ -177,8 +177,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-27',
       hashes: {
-        default: { en: '4f4f1f5114c0b161', de: 'b1a4aa1a6a4773f5', pl: '93ba8b937df0c92a' },
-        cdn: { en: '2d536c6173c4d0bf', de: 'f5875481a515fa8c', pl: '8e5fd5b3175b6190' },
+        default: { en: 'c3be440ef0795932', de: 'cf62012a599b2958', pl: '001d6511b4452b65' },
+        cdn: { en: 'bbc0760989720547', de: '2f8a04d90b99102c', pl: '855b722ed25c21e5' },
       },
     },
   ],
