@@ -5,6 +5,7 @@ import { DKIM_SELECTOR, DOMAIN_NAME, dkimPrivateKey, isAlignedDomain } from './s
 import { SELECTOR } from './services/label-selector.ts'
 import { parseAddressList, parseAllowList } from './services/ip-addresses.ts'
 import { senderDomain } from './services/mail-address.ts'
+import { legalDay } from '#shared/legal.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -338,18 +339,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
-const DKIM_VARIABLES = [
-  'DKIM_DOMAIN',
-  'DKIM_SELECTOR',
-  'DKIM_PRIVATE_KEY',
-  'DKIM_PRIVATE_KEY_FILE',
-] as const
-
-/**
- * DKIM's variables belong together: a half-configured signer would send unsigned mail while
- * ops believe it signs. Each missing one is named; the signing domain must align with the
- * sender's (DMARC), else the signature is worth nothing to the receiver.
- */
 /**
  * `POLICY_SETTINGS_SINCE` dates the privacy policy: a day that has not come yet in Germany, or
  * a date while every stated setting has its default (no change to date), would put a date
@@ -358,7 +347,7 @@ const DKIM_VARIABLES = [
 function policySettingsSince(config: z.infer<typeof ConfigSchema>, context: z.RefinementCtx) {
   const since = config.POLICY_SETTINGS_SINCE
   if (since === undefined) return
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date())
+  const today = legalDay()
   if (since > today) {
     context.addIssue({
       code: 'custom',
@@ -375,6 +364,18 @@ function policySettingsSince(config: z.infer<typeof ConfigSchema>, context: z.Re
   }
 }
 
+const DKIM_VARIABLES = [
+  'DKIM_DOMAIN',
+  'DKIM_SELECTOR',
+  'DKIM_PRIVATE_KEY',
+  'DKIM_PRIVATE_KEY_FILE',
+] as const
+
+/**
+ * DKIM's variables belong together: a half-configured signer would send unsigned mail while
+ * ops believe it signs. Each missing one is named; the signing domain must align with the
+ * sender's (DMARC), else the signature is worth nothing to the receiver.
+ */
 function dkimSettings(config: z.infer<typeof ConfigSchema>, context: z.RefinementCtx) {
   const given = DKIM_VARIABLES.filter((name) => config[name] !== undefined)
   if (given.length === 0) return

@@ -245,6 +245,14 @@ export function legalVersions(text: DatedLegalText, facts: PolicyFacts): ListedV
   return versions.reverse()
 }
 
+/**
+ * The day (ISO) an instant falls on in Germany, where the legal texts go online: the day a
+ * dated version or `POLICY_SETTINGS_SINCE` names, not a UTC day.
+ */
+export function legalDay(instant: Date = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(instant)
+}
+
 /** A length of time as the legal texts state it: `{count, unit}` of `common:legal.periods`. */
 export type Period = { count: number; unit: 'days' | 'hours' | 'minutes' | 'seconds' }
 

@@ -42,9 +42,13 @@ const COOKIE_DAYS = BROWSER_STORAGE.find((entry) => entry.kind === 'cookie')?.li
 export function usePolicyValues() {
   const { t } = useTranslation()
   const { locale, policy } = useApp()
-  const period = ({ count, unit }: Period) => t(`legal.periods.${unit}`, { count })
-  const rate = ({ count, unit }: Period) => t(`legal.rates.${unit}`, { count })
-  const after = ({ count, unit }: Period) => t(`legal.periodsAfter.${unit}`, { count })
+  const inWords =
+    (form: 'periods' | 'rates' | 'periodsAfter') =>
+    ({ count, unit }: Period) =>
+      t(`legal.${form}.${unit}`, { count })
+  const period = inWords('periods')
+  const rate = inWords('rates')
+  const after = inWords('periodsAfter')
   return {
     ...companyPlaceholders(locale),
     retentionPeriod: period({ count: policy.contactRetentionDays, unit: 'days' }),

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { LEGAL_HISTORY, type DatedLegalText } from '#shared/legal.ts'
+import { LEGAL_HISTORY, legalDay, type DatedLegalText } from '#shared/legal.ts'
 
 /**
  * A dated version of a legal text is the text as it was online on that day in Germany: once
@@ -19,10 +19,6 @@ const EARLIER: Record<string, string> = {
     'its CDN wording was recorded at 00:44 on the 27th, Berlin time (bcb1205), a UTC commit day',
   'cookies 2026-11-26': 'the same commit recorded its CDN wording',
 }
-
-/** The day in Germany of an instant. */
-const berlinDay = (date: Date) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(date)
 
 /** Each version's hashes as the source text records them, by text and date. */
 function recordedHashes(source: string): Map<string, string> {
@@ -53,14 +49,14 @@ const history = (() => {
       .filter(Boolean)
       .map((line) => {
         const [commit = '', time = ''] = line.split(' ')
-        return { commit, day: berlinDay(new Date(time)) }
+        return { commit, day: legalDay(new Date(time)) }
       })
   } catch {
     return null
   }
 })()
 
-const today = berlinDay(new Date())
+const today = legalDay()
 const current = recordedHashes(readFileSync(FILE, 'utf8'))
 
 describe('dated versions of the legal texts, against the repository history', () => {
