@@ -78,6 +78,8 @@ export type AppOverrides = {
   firstRetryMs?: number
   /** Tests: how soon another replica takes over a job whose worker died (Redis queue). */
   redisLockMs?: number
+  /** Tests: when the first rewrite of Redis's append-only file after the start comes. */
+  firstDiskRewriteMs?: number
 }
 
 const ROOT = join(import.meta.dirname, '..')
@@ -306,6 +308,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     pollMs: overrides.deliveryPollMs,
     firstRetryMs: overrides.firstRetryMs,
     redisLockMs: overrides.redisLockMs,
+    firstDiskRewriteMs: overrides.firstDiskRewriteMs,
   })
 
   // The weekly insight summary to MAIL_TO, when a Prometheus to read it from is set.

@@ -21,7 +21,7 @@ import {
 } from '../services/outbox.ts'
 import { namedRecipient } from '../services/mail-address.ts'
 import { checkRedisDurability } from '../services/redis-config.ts'
-import { RedisOutbox } from '../services/redis-outbox.ts'
+import { DISK_REWRITE_RESULTS, RedisOutbox } from '../services/redis-outbox.ts'
 import {
   FileQuarantine,
   quarantineEntry,
@@ -98,12 +98,21 @@ export type ContactDeliveryOptions = {
   metrics: Registry
   /** The site's fail-fast Redis connection when `REDIS_URL` is set (the quarantine's store). */
   redis: Redis | null
-  /** Test knobs: how often the worker looks at the outbox, the first retry delay, and how
-   * long a Redis job stays locked by a worker that stopped answering. */
+  /** Test knobs: how often the worker looks at the outbox, the first retry delay, how
+   * long a Redis job stays locked by a worker that stopped answering, and when the first
+   * rewrite of Redis's append-only file after the start comes. */
   pollMs?: number
   firstRetryMs?: number
   redisLockMs?: number
+  firstDiskRewriteMs?: number
 }
+
+/**
+ * The first rewrite of Redis's append-only file after a start: after the retention sweep's
+ * first pass (a minute after the start), so what it deleted leaves the disk too, and long
+ * before the interval when pods restart more often than that (rollouts, crash loops).
+ */
+export const FIRST_DISK_REWRITE_MS = 90_000
 
 /** What a file outbox entry carries, without its retry schedule. */
 function outboxItem(entry: OutboxEntry): OutboxItem {
@@ -167,7 +176,7 @@ function migrateFileOutbox(
  * where. The worker stops cleanly when the app closes.
  */
 export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
-  async (app, { metrics, redis, pollMs, firstRetryMs, redisLockMs }) => {
+  async (app, { metrics, redis, pollMs, firstRetryMs, redisLockMs, firstDiskRewriteMs }) => {
     const { config } = app
     const outbox = new FileOutbox(resolve(config.OUTBOX_DIR))
     try {
@@ -255,6 +264,14 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
 
     let kick = () => {}
     let queue: RedisOutbox | null = null
+    // Every series from the start, without Redis too (0): the alert and the dashboard read them.
+    const diskRewrites = new Counter({
+      name: 'contact_queue_disk_rewrites_total',
+      help: "Rewrites of Redis's append-only file by result (REDIS_URL; the privacy policy's bound on its disk)",
+      labelNames: ['result'] as const,
+      registers: [metrics],
+    })
+    for (const result of DISK_REWRITE_RESULTS) diskRewrites.inc({ result }, 0)
     if (config.REDIS_URL) {
       queue = new RedisOutbox({
         url: config.REDIS_URL,
@@ -270,21 +287,47 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       const migration = migrateFileOutbox(outbox, redisQueue, app.log)
       // What was deleted leaves Redis's disk too, within REDIS_AOF_REWRITE_INTERVAL: until a
       // rewrite the append-only file keeps every command (README, Retention and erasure).
+      // Soon after each start and at each stop as well, so that pods restarting more often
+      // than the interval never put the rewrite off. Each attempt is counted: an alert
+      // (WebsiteQueueDiskNotRewritten) tells ops when the policy's bound does not hold.
       let isRewriting = false
-      const rewrites = setInterval(() => {
+      const rewrite = () => {
         if (isRewriting) return
         isRewriting = true
         redisQueue
           .rewriteAppendOnlyFile()
-          .catch((error: unknown) =>
-            app.log.warn({ err: error }, 'Redis append-only file not rewritten, retrying later'),
-          )
+          .then((result) => {
+            diskRewrites.inc({ result })
+            if (result === 'no-aof') {
+              app.log.warn(
+                {},
+                'Redis has no append-only file: the contact queue is not durable, and what was deleted stays in its RDB snapshots until the next one',
+              )
+            }
+          })
+          .catch((error: unknown) => {
+            diskRewrites.inc({ result: 'failed' })
+            app.log.warn({ err: error }, 'Redis append-only file not rewritten, retrying later')
+          })
           .finally(() => (isRewriting = false))
-      }, config.REDIS_AOF_REWRITE_INTERVAL)
+      }
+      const firstRewrite = setTimeout(
+        rewrite,
+        Math.min(firstDiskRewriteMs ?? FIRST_DISK_REWRITE_MS, config.REDIS_AOF_REWRITE_INTERVAL),
+      )
+      firstRewrite.unref()
+      const rewrites = setInterval(rewrite, config.REDIS_AOF_REWRITE_INTERVAL)
       rewrites.unref()
       app.addHook('onClose', async () => {
+        clearTimeout(firstRewrite)
         clearInterval(rewrites)
         migration.stop()
+        // Started, not waited for: Redis finishes the rewrite on its own after this pod is gone.
+        await redisQueue
+          .startAppendOnlyFileRewrite()
+          .catch((error: unknown) =>
+            app.log.warn({ err: error }, 'Redis append-only file not rewritten at shutdown'),
+          )
         await redisQueue.close()
         transport?.close()
       })

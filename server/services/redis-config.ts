@@ -5,16 +5,22 @@ type Log = {
   warn: (details: object, message: string) => void
 }
 
-/** What makes "Redis acknowledged the job" mean "the job survives a Redis crash". */
+/**
+ * What makes "Redis acknowledged the job" mean "the job survives a Redis crash", and what
+ * keeps deleted data on Redis's disk no longer than the privacy policy says: the append-only
+ * file is rewritten on a schedule (README, Retention and erasure), RDB snapshots are not.
+ */
 export const DURABLE_REDIS = {
   appendonly: 'yes',
   appendfsync: 'always',
   'maxmemory-policy': 'noeviction',
+  save: '',
 } as const
 
 export type RedisSettings = Partial<Record<keyof typeof DURABLE_REDIS, string>>
 
-/** The problems of a Redis configuration for the contact queue, each naming its setting. */
+/** The problems of a Redis configuration for the contact queue and the privacy policy's bound on
+ * its disk, each naming its setting. */
 export function durabilityProblems(settings: RedisSettings): string[] {
   const problems: string[] = []
   if (settings.appendonly !== 'yes') {
@@ -28,6 +34,11 @@ export function durabilityProblems(settings: RedisSettings): string[] {
   if (settings['maxmemory-policy'] !== 'noeviction') {
     problems.push(
       `maxmemory-policy is "${settings['maxmemory-policy'] ?? '?'}": Redis may evict queued messages; set "noeviction"`,
+    )
+  }
+  if (settings.save !== undefined && settings.save !== '') {
+    problems.push(
+      `save is "${settings.save}": RDB snapshots keep deleted messages and IP addresses on disk until the next one, past the privacy policy's bound; set save to ""`,
     )
   }
   return problems

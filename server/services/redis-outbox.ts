@@ -6,6 +6,8 @@ import { withinTime } from './within-time.ts'
 
 export const QUEUE_NAME = 'contact'
 export const QUEUE_PREFIX = 'modernwerk'
+/** What a periodic rewrite of the append-only file ends in (the metric's `result` label). */
+export const DISK_REWRITE_RESULTS = ['rewritten', 'no-aof', 'failed'] as const
 
 export type RedisOutboxOptions = {
   url: string
@@ -258,14 +260,7 @@ export class RedisOutbox {
   async rewriteAppendOnlyFile(timeoutMs = 60_000): Promise<'rewritten' | 'no-aof'> {
     const client = this.#producer
     const started = Date.now()
-    const persistence = async () => {
-      const fields = new Map<string, string>()
-      for (const line of (await client.info('persistence')).split(/\r?\n/)) {
-        const [name, value] = line.split(':')
-        if (name && value !== undefined) fields.set(name, value.trim())
-      }
-      return fields
-    }
+    const persistence = () => this.#persistence()
     const isBusy = (fields: Map<string, string>) =>
       fields.get('aof_rewrite_in_progress') === '1' || fields.get('aof_rewrite_scheduled') === '1'
     const settle = async () => {
@@ -287,6 +282,27 @@ export class RedisOutbox {
       throw new Error('Redis AOF rewrite failed (INFO persistence: aof_last_bgrewrite_status)')
     }
     return 'rewritten'
+  }
+
+  /**
+   * Starts a rewrite of the append-only file and returns at once (a stopping pod's last
+   * one: Redis finishes it on its own). Nothing to do without AOF; one already running or
+   * scheduled is left to Redis, which queues this request behind it.
+   */
+  async startAppendOnlyFileRewrite(): Promise<'started' | 'no-aof'> {
+    if ((await this.#persistence()).get('aof_enabled') !== '1') return 'no-aof'
+    await this.#producer.call('BGREWRITEAOF')
+    return 'started'
+  }
+
+  /** `INFO persistence`, field by field. */
+  async #persistence(): Promise<Map<string, string>> {
+    const fields = new Map<string, string>()
+    for (const line of (await this.#producer.info('persistence')).split(/\r?\n/)) {
+      const [name, value] = line.split(':')
+      if (name && value !== undefined) fields.set(name, value.trim())
+    }
+    return fields
   }
 
   /** Jobs by state, for the metrics. */

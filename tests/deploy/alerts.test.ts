@@ -115,6 +115,28 @@ const CASES: Record<
       ],
     ],
   },
+  WebsiteQueueDiskNotRewritten: {
+    // Hourly rewrites refused by a managed Redis from the start.
+    failing: [
+      { series: app('contact_queue_disk_rewrites_total', 'result="failed"'), values: '0+1x100' },
+      { series: app('contact_queue_disk_rewrites_total', 'result="rewritten"'), values: '0x100' },
+    ],
+    at: '80m',
+    labels: OF_SERVICE,
+    // One failure (a rewrite still running at shutdown, a Redis restart) among successes.
+    healthy: [
+      [
+        {
+          series: app('contact_queue_disk_rewrites_total', 'result="failed"'),
+          values: '0x40 1x60',
+        },
+        {
+          series: app('contact_queue_disk_rewrites_total', 'result="rewritten"'),
+          values: '0+1x100',
+        },
+      ],
+    ],
+  },
   WebsiteContactSubmissionsRefused: {
     failing: [
       { series: app('contact_submissions_total', 'outcome="accepted"'), values: '0+1x40' },

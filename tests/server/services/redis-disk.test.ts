@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { AppOverrides } from '#server/app.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
@@ -63,21 +64,27 @@ describe.skipIf(!hasRedisServer())('deleted messages on Redis’s disk', { timeo
     redis = await startRedis({ durable: true })
     smtp = await startSmtpServer()
   })
+  // Each test's replicas stop with it: one left delivering would take the next test's message.
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((app) => app.close()))
+  })
   afterAll(async () => {
-    await Promise.all(apps.map((app) => app.close()))
     await smtp.stop()
     await redis.dispose()
   })
 
-  async function replica(env: Record<string, string>) {
-    const app = await buildTestApp({
-      REDIS_URL: redis.url,
-      CONTACT_RATE_WINDOW: '1 second',
-      // No rewrite while the test sets the scene (a busy machine may take seconds for it);
-      // the replica started afterwards rewrites every 2 seconds.
-      REDIS_AOF_REWRITE_INTERVAL: '1 hour',
-      ...env,
-    })
+  async function replica(env: Record<string, string>, overrides: AppOverrides = {}) {
+    const app = await buildTestApp(
+      {
+        REDIS_URL: redis.url,
+        CONTACT_RATE_WINDOW: '1 second',
+        // No rewrite while the test sets the scene (a busy machine may take seconds for it):
+        // the interval's, and the one after the start only long after the test.
+        REDIS_AOF_REWRITE_INTERVAL: '1 hour',
+        ...env,
+      },
+      overrides,
+    )
     apps.push(app)
     return app
   }
@@ -113,5 +120,33 @@ describe.skipIf(!hasRedisServer())('deleted messages on Redis’s disk', { timeo
     await eventually(() => tracesOnDisk(redis.dir).length === 0, 20_000)
     // The record of the delivered message is still there (the files are read, not empty).
     expect(filesUnder(redis.dir).some((file) => file.includes(Buffer.from(id)))).toBe(true)
+  })
+
+  /** One sender's message, taken in and erased on request: on disk until the next rewrite. */
+  async function erasedOnDisk(app: FastifyInstance) {
+    expect((await post(app, ERASED)).statusCode).toBe(202)
+    const queue = app.contact.queue
+    if (!queue) throw new Error('the app has no Redis queue')
+    expect(await queue.eraseSender(ERASED.email)).toEqual({ erased: 1, busy: 0 })
+    const erased: string[] = [ERASED.email, ERASED.message]
+    const onDisk = () => tracesOnDisk(redis.dir).filter((trace) => erased.includes(trace))
+    expect(onDisk()).toEqual(erased)
+    return onDisk
+  }
+
+  it('leave it when a pod stops, however soon after its start', async () => {
+    const app = await replica({})
+    const onDisk = await erasedOnDisk(app)
+    await apps.splice(apps.indexOf(app), 1)[0]?.close()
+    await eventually(() => onDisk().length === 0, 20_000)
+  })
+
+  it('leave it soon after a pod starts, long before the interval', async () => {
+    const onDisk = await erasedOnDisk(await replica({}))
+    const started = await replica({}, { firstDiskRewriteMs: 500 })
+    await eventually(() => onDisk().length === 0, 20_000)
+    const metrics = await started.inject({ method: 'GET', url: '/metrics' })
+    expect(metrics.body).toMatch(/^contact_queue_disk_rewrites_total\{result="rewritten"\} 1$/m)
+    expect(metrics.body).toMatch(/^contact_queue_disk_rewrites_total\{result="failed"\} 0$/m)
   })
 })

@@ -26,22 +26,26 @@ const VALID = {
 }
 
 describe('Redis durability settings', () => {
-  it('names every setting that makes an acknowledged message losable', () => {
+  it('names every setting that makes an acknowledged message losable or keeps deleted data on disk', () => {
     expect(
       durabilityProblems({
         appendonly: 'yes',
         appendfsync: 'always',
         'maxmemory-policy': 'noeviction',
+        save: '',
       }),
     ).toEqual([])
     const problems = durabilityProblems({
       appendonly: 'no',
       appendfsync: 'everysec',
       'maxmemory-policy': 'allkeys-lru',
+      // Redis's default: snapshots beside the AOF keep deleted data until the next one.
+      save: '3600 1 300 100 60 10000',
     })
-    expect(problems).toHaveLength(2)
+    expect(problems).toHaveLength(3)
     expect(problems[0]).toContain('appendonly')
     expect(problems[1]).toContain('maxmemory-policy')
+    expect(problems[2]).toContain('save')
     expect(
       durabilityProblems({
         appendonly: 'yes',
