@@ -30,7 +30,7 @@ import { insightPlugin } from './plugins/insight.ts'
 import { insightSummaryPlugin } from './plugins/insight-summary.ts'
 import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { overloadPlugin } from './plugins/overload.ts'
-import { contactRoutes } from './routes/contact.ts'
+import { contactRoutes, TOKENS_PER_MESSAGE } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
 import { CLIENT_ERROR_RATE_LIMIT, clientErrorRoutes } from './routes/client-errors.ts'
 import { cspReportRoutes } from './routes/csp-reports.ts'
@@ -185,7 +185,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   app.decorate('pageCache', new PageCache())
   app.decorate('policyFacts', {
     contactRetentionDays: config.CONTACT_RETENTION_DAYS,
-    rateLimit: { max: config.CONTACT_RATE_MAX, windowMs: config.CONTACT_RATE_WINDOW },
+    rateLimit: {
+      max: config.CONTACT_RATE_MAX,
+      tokenMax: config.CONTACT_RATE_MAX * TOKENS_PER_MESSAGE,
+      windowMs: config.CONTACT_RATE_WINDOW,
+    },
     hasCdn: config.CDN_URL !== undefined,
     logRetentionDays: config.LOG_RETENTION_DAYS,
     statisticsRetentionDays: config.STATISTICS_RETENTION_DAYS,

@@ -104,8 +104,11 @@ export function processors(facts: PolicyFacts): readonly ('hosting' | 'mail' | '
 export type PolicyFacts = {
   /** `CONTACT_RETENTION_DAYS`: an undeliverable contact message is deleted after this. */
   contactRetentionDays: number
-  /** `CONTACT_RATE_MAX` submissions per client IP and `CONTACT_RATE_WINDOW` (ms). */
-  rateLimit: { max: number; windowMs: number }
+  /**
+   * `CONTACT_RATE_MAX` submissions per client IP and `CONTACT_RATE_WINDOW` (ms), and the form
+   * tokens (`GET /api/contact/token`) given out per client IP in the same window.
+   */
+  rateLimit: { max: number; tokenMax: number; windowMs: number }
   /** `CDN_URL` is set: the policy names the CDN of the company facts as a processor. */
   hasCdn: boolean
   /** `LOG_RETENTION_DAYS`: the platform's log collection deletes the app's log after this. */
@@ -179,6 +182,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       hashes: {
         default: { en: 'c3be440ef0795932', de: 'cf62012a599b2958', pl: '001d6511b4452b65' },
         cdn: { en: 'bbc0760989720547', de: '2f8a04d90b99102c', pl: '855b722ed25c21e5' },
+      },
+    },
+    {
+      date: '2026-11-28',
+      hashes: {
+        default: { en: '12cf6f39dcfd784a', de: '37d82aba4abf0c57', pl: '6259bb7b859351c8' },
+        cdn: { en: 'e5572ab158ce7c0b', de: 'f1026da45390e7ee', pl: '9133ff6afadc6b8b' },
       },
     },
   ],

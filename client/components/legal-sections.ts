@@ -54,6 +54,7 @@ export function usePolicyValues() {
     retentionPeriod: period({ count: policy.contactRetentionDays, unit: 'days' }),
     quarantinePeriod: period({ count: policy.quarantineDays, unit: 'days' }),
     rateLimitMax: policy.rateLimit.max,
+    tokenRateMax: policy.rateLimit.tokenMax,
     rateLimitWindow: period(periodOf(policy.rateLimit.windowMs)),
     rateLimitRate: rate(periodOf(policy.rateLimit.windowMs)),
     errorReportMax: policy.errorReportRateLimit.max,

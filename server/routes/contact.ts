@@ -37,6 +37,14 @@ import {
 /** Small: the longest valid message is about 5.5 kB of text. */
 export const CONTACT_BODY_LIMIT = 32 * 1024
 
+/**
+ * Form tokens given out per client IP and `CONTACT_RATE_WINDOW`, per message it may send:
+ * each token comes with a proof-of-work challenge whose key the server derives (PBKDF2), so
+ * the endpoint is limited too. A person starts a form a few times per message at most; a
+ * visitor over the limit still sends with the page's token (privacy policy, rate limits).
+ */
+export const TOKENS_PER_MESSAGE = 4
+
 const STATUS = {
   accepted: 202,
   invalid: 400,
@@ -240,6 +248,15 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.info({ outcome: 'invalid', fields: Object.keys(errors) }, 'contact submission')
         return answer(request, reply, { status: 'invalid', errors })
       }
+      // A token asked for too often: the form sends with the page's token instead.
+      if (error.statusCode === 429 && request.method === 'GET') {
+        const retryAfterSeconds = error.retryAfterSeconds ?? 60
+        return reply
+          .code(429)
+          .header('Cache-Control', 'no-store')
+          .header('Retry-After', String(retryAfterSeconds))
+          .send({ status: 'rateLimited', retryAfterSeconds })
+      }
       if (error.statusCode === 429) {
         app.contact.count('rateLimited')
         const retryAfterSeconds = error.retryAfterSeconds ?? 60
@@ -259,6 +276,12 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         querystring: TokenQuerySchema,
         response: { 200: z.object({ token: z.string(), challenge: ProofChallengeSchema }) },
       },
+      config: {
+        rateLimit: {
+          max: app.policyFacts.rateLimit.tokenMax,
+          timeWindow: app.config.CONTACT_RATE_WINDOW,
+        },
+      },
     },
     async (request, reply) => {
       const { form, locale } = request.query
@@ -270,6 +293,65 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   )
 
+  // The spam defence's layers before the message is read (README, Spam defence).
+  const spamDefence = async (request: FastifyRequest, reply: FastifyReply) => {
+    // Another site's post is refused plainly: a person sent there sees why, and their
+    // text comes back in this site's form.
+    const origin = postOrigin(request.headers, app.config.APP_BASE_URL)
+    if (origin === 'foreign') {
+      app.contact.reject('foreign')
+      request.log.info({ outcome: 'refused', reason: 'foreign' }, 'contact submission')
+      return answer(request, reply, { status: 'foreign' })
+    }
+    // Bots fill the hidden field: they get exactly what people get; nothing is sent,
+    // and the post is only kept in the quarantine.
+    const body = bodyOf(request)
+    const honeypot = body[HONEYPOT_FIELD]
+    if (typeof honeypot === 'string' && honeypot.trim() !== '') {
+      return dropAsSpam(request, reply, 'honeypot')
+    }
+    // The form's token: missing, forged or too young is a bot's; expired is a person's
+    // form left open for hours, who is told and can send again at once.
+    const { form, locale } = request.contactPost ?? readPost(body)
+    const check = app.formTokens.check(body[TOKEN_FIELD], { form, locale })
+    if (check.verdict === 'expired') return renew(request, reply, 'tokenExpired')
+    // Signed by a key this site no longer has: a person's form that outlived it, not a
+    // forgery (docs/decisions/form-token-keys.md).
+    if (check.verdict === 'keyUnknown') return renew(request, reply, 'keyUnknown')
+    if (check.verdict !== 'valid') {
+      return dropAsSpam(request, reply, TOKEN_REASONS[check.verdict])
+    }
+    // A kept page's token is as old as the page, not as the visit: it counts only from a
+    // browser that says the post comes from this site (every browser since 2020 does; a
+    // script reading the page does not).
+    if (check.claims.kind === 'page' && origin !== 'same-origin') {
+      return dropAsSpam(request, reply, 'noBrowser')
+    }
+    // A script's token came with a challenge: its post carries the solution, found in the
+    // visitor's browser while they typed. (A kept page's form has no script to solve one.)
+    if (check.claims.kind === 'script') {
+      const proof = await app.proofs.check(body[PROOF_FIELD])
+      if (proof.verdict === 'keyUnknown') return renew(request, reply, 'keyUnknown')
+      if (proof.verdict !== 'valid') {
+        return dropAsSpam(request, reply, PROOF_REASONS[proof.verdict])
+      }
+      request.contactProof = {
+        key: proof.claimKey,
+        ttlMs: Math.max(1000, proof.expiresAt - Date.now()),
+      }
+    }
+    request.contactToken = check.claims
+  }
+  // Every post counts against the rate limit, those the spam defence answers too (a bot's, an
+  // expired form's): `@fastify/rate-limit` appends its check to the route's preValidation
+  // hooks when the route is added (its onRoute hook, the app's), so the defence is appended
+  // after it, by this plugin's onRoute hook, which Fastify runs after the app's.
+  app.addHook('onRoute', (route) => {
+    if (route.method !== 'POST' || route.url !== '/api/contact') return
+    const hooks = route.preValidation
+    route.preValidation = [...(Array.isArray(hooks) ? hooks : hooks ? [hooks] : []), spamDefence]
+  })
+
   app.post(
     '/api/contact',
     {
@@ -279,58 +361,10 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         rateLimit: {
           max: app.config.CONTACT_RATE_MAX,
           timeWindow: app.config.CONTACT_RATE_WINDOW,
-          // After parsing, so a plain form that is over the limit can be shown again, filled in.
+          // After parsing, so a plain form that is over the limit can be shown again, filled in;
+          // before the spam defence (above), so every post counts.
           hook: 'preValidation',
         },
-      },
-      // The spam defence's layers before the message is read (README, Spam defence).
-      preValidation: async (request, reply) => {
-        // Another site's post is refused plainly: a person sent there sees why, and their
-        // text comes back in this site's form.
-        const origin = postOrigin(request.headers, app.config.APP_BASE_URL)
-        if (origin === 'foreign') {
-          app.contact.reject('foreign')
-          request.log.info({ outcome: 'refused', reason: 'foreign' }, 'contact submission')
-          return answer(request, reply, { status: 'foreign' })
-        }
-        // Bots fill the hidden field: they get exactly what people get; nothing is sent,
-        // and the post is only kept in the quarantine.
-        const body = bodyOf(request)
-        const honeypot = body[HONEYPOT_FIELD]
-        if (typeof honeypot === 'string' && honeypot.trim() !== '') {
-          return dropAsSpam(request, reply, 'honeypot')
-        }
-        // The form's token: missing, forged or too young is a bot's; expired is a person's
-        // form left open for hours, who is told and can send again at once.
-        const { form, locale } = request.contactPost ?? readPost(body)
-        const check = app.formTokens.check(body[TOKEN_FIELD], { form, locale })
-        if (check.verdict === 'expired') return renew(request, reply, 'tokenExpired')
-        // Signed by a key this site no longer has: a person's form that outlived it, not a
-        // forgery (docs/decisions/form-token-keys.md).
-        if (check.verdict === 'keyUnknown') return renew(request, reply, 'keyUnknown')
-        if (check.verdict !== 'valid') {
-          return dropAsSpam(request, reply, TOKEN_REASONS[check.verdict])
-        }
-        // A kept page's token is as old as the page, not as the visit: it counts only from a
-        // browser that says the post comes from this site (every browser since 2020 does; a
-        // script reading the page does not).
-        if (check.claims.kind === 'page' && origin !== 'same-origin') {
-          return dropAsSpam(request, reply, 'noBrowser')
-        }
-        // A script's token came with a challenge: its post carries the solution, found in the
-        // visitor's browser while they typed. (A kept page's form has no script to solve one.)
-        if (check.claims.kind === 'script') {
-          const proof = await app.proofs.check(body[PROOF_FIELD])
-          if (proof.verdict === 'keyUnknown') return renew(request, reply, 'keyUnknown')
-          if (proof.verdict !== 'valid') {
-            return dropAsSpam(request, reply, PROOF_REASONS[proof.verdict])
-          }
-          request.contactProof = {
-            key: proof.claimKey,
-            ttlMs: Math.max(1000, proof.expiresAt - Date.now()),
-          }
-        }
-        request.contactToken = check.claims
       },
     },
     async (request, reply) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import fc from 'fast-check'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { TOKENS_PER_MESSAGE } from '#server/routes/contact.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { withToken } from '#tests/helpers/form-token.ts'
@@ -430,6 +431,51 @@ describe('rate limit', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800)
     expect(limited.json()).toMatchObject({ status: 'rateLimited' })
     expect((await post(VALID, {}, '198.51.100.23')).statusCode).toBe(202)
+  })
+
+  it('counts every post, those the spam defence answers before reading the message too', async () => {
+    app = await freshApp({ CONTACT_RATE_MAX: '3', CONTACT_RATE_WINDOW: '15 minutes' })
+    const plain = (body: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        remoteAddress: '203.0.113.7',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      })
+    // A forged token and a filled honeypot: each gets an answer, and each counts.
+    expect((await plain({ ...VALID, token: '2.x.forged' })).statusCode).toBe(202)
+    expect((await post({ ...VALID, website: 'https://spam.example' })).statusCode).toBe(202)
+    expect((await post(VALID)).statusCode).toBe(202)
+    const limited = await plain({ ...VALID, token: '2.x.forged' })
+    expect(limited.statusCode).toBe(429)
+    expect((await post(VALID)).statusCode).toBe(429)
+  })
+
+  it('gives each client IP as many form tokens as the privacy policy states, then 429', async () => {
+    app = await freshApp({ CONTACT_RATE_MAX: '2', CONTACT_RATE_WINDOW: '15 minutes' })
+    const token = (remoteAddress: string) =>
+      app.inject({
+        method: 'GET',
+        url: '/api/contact/token?form=contact&locale=de',
+        remoteAddress,
+      })
+    const { tokenMax } = app.policyFacts.rateLimit
+    expect(tokenMax).toBe(2 * TOKENS_PER_MESSAGE)
+    for (let request = 1; request <= tokenMax; request++) {
+      expect((await token('203.0.113.7')).statusCode).toBe(200)
+    }
+    const limited = await token('203.0.113.7')
+    expect(limited.statusCode).toBe(429)
+    expect(limited.json()).toMatchObject({ status: 'rateLimited' })
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(800)
+    expect((await token('198.51.100.23')).statusCode).toBe(200)
+    // Not a refused message: the form sends with its page's token, and its posts still count
+    // on their own budget.
+    expect((await sampleValue('contact_submissions_total{outcome="rateLimited"}')) ?? 0).toBe(0)
+    expect((await post(VALID)).statusCode).toBe(202)
+    const page = await app.inject({ method: 'GET', url: '/de/privacy-policy' })
+    expect(page.body).toContain(`höchstens ${tokenMax} davon`)
   })
 
   it('uses the client address from X-Forwarded-For only behind a trusted proxy', async () => {
