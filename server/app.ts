@@ -12,7 +12,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Redis } from 'ioredis'
 import { COMPANY } from '#shared/company.ts'
 import { validateCompanyFacts } from '#shared/company-schema.ts'
-import type { PolicyFacts } from '#shared/legal.ts'
+import { legalDay, type PolicyFacts } from '#shared/legal.ts'
 import type { RuntimeConfig } from '#shared/page-data.ts'
 import { changedPolicySettings, isMetricsOnSitePort, type Config } from './config.ts'
 import { logDestination } from './log-destination.ts'
@@ -183,6 +183,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   app.decorate('proofs', new ProofOfWork(tokenKeys.keys, config.CONTACT_TOKEN_MAX_AGE))
   app.decorate('isShuttingDown', false)
   app.decorate('pageCache', new PageCache())
+  const changedSettings = changedPolicySettings(config)
   app.decorate('policyFacts', {
     contactRetentionDays: config.CONTACT_RETENTION_DAYS,
     rateLimit: {
@@ -198,13 +199,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     formTokenMaxAgeMs: config.CONTACT_TOKEN_MAX_AGE,
     repeatWindowMs: REPEAT_WINDOW_MS,
     quarantineDays: config.QUARANTINE_DAYS,
-    settingsSince: config.POLICY_SETTINGS_SINCE ?? null,
+    // Changed settings without their day: the day this process started, never a date above
+    // a text no recorded version had (the text may have been online longer; never shorter).
+    settingsSince: config.POLICY_SETTINGS_SINCE ?? (changedSettings.length > 0 ? legalDay() : null),
   })
-  const changedSettings = changedPolicySettings(config)
   if (changedSettings.length > 0 && config.POLICY_SETTINGS_SINCE === undefined) {
     app.log.warn(
       { settings: changedSettings },
-      'the privacy policy states settings that differ from the defaults its dated history covers: set POLICY_SETTINGS_SINCE to the day they took effect',
+      'the privacy policy states settings that differ from the defaults its dated history covers: it is dated from today until POLICY_SETTINGS_SINCE names the day they took effect',
     )
   }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   LEGAL_HISTORY,
   formatLegalDate,
+  legalDay,
   type DatedLegalText,
   type LegalConfiguration,
 } from '#shared/legal.ts'
@@ -158,4 +159,19 @@ describe('settings the policies state, changed by a deployment', () => {
       expect(updated((await withCdn.inject(path('terms', locale))).body)).not.toContain(since)
     },
   )
+  it('without POLICY_SETTINGS_SINCE, changed settings date the policy from the day the server started', async () => {
+    const undated = await buildTestApp({ CONTACT_RETENTION_DAYS: '14' })
+    const unchanged = await buildTestApp({})
+    try {
+      expect(undated.policyFacts.settingsSince).toBe(legalDay())
+      const body = (await undated.inject(path('privacy', 'de'))).body
+      expect(updated(body)).toContain(html(formatLegalDate(legalDay(), LOCALE_INFO.de.iso)))
+      const common = texts('de', 'common') as { legal: { settingsChanged: string } }
+      expect(body).toContain(html(common.legal.settingsChanged, 'de'))
+      // With every stated setting at its default, the history alone dates it.
+      expect(unchanged.policyFacts.settingsSince).toBeNull()
+    } finally {
+      await Promise.all([undated.close(), unchanged.close()])
+    }
+  })
 })
