@@ -59,7 +59,7 @@ describe('Polish plural forms rendered by the server through i18next', () => {
   it('the privacy policy keeps an address for "3 minuty" (few) and "25 minut" (many)', async () => {
     const threeMinutes = visibleText((await few.inject('/pl/privacy-policy')).body)
     const twentyFiveMinutes = visibleText((await many.inject('/pl/privacy-policy')).body)
-    expect(threeMinutes).toContain('z licznikiem przez 3 minuty, a następnie usuwany')
-    expect(twentyFiveMinutes).toContain('z licznikiem przez 25 minut, a następnie usuwany')
+    expect(threeMinutes).toContain('z licznikami przez 3 minuty, a następnie usuwany')
+    expect(twentyFiveMinutes).toContain('z licznikami przez 25 minut, a następnie usuwany')
   })
 })
