@@ -208,6 +208,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
         cdn: { en: 'a660610a6d04122c', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
       },
     },
+    {
+      date: '2026-11-28',
+      hashes: {
+        default: { en: '2bbbe809734c2f1d', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+        cdn: { en: '2bbbe809734c2f1d', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+      },
+    },
   ],
   cookies: [
     { date: '2024-05-22' },
