@@ -187,8 +187,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-28',
       hashes: {
-        default: { en: '12cf6f39dcfd784a', de: '37d82aba4abf0c57', pl: '6259bb7b859351c8' },
-        cdn: { en: 'e5572ab158ce7c0b', de: 'f1026da45390e7ee', pl: '9133ff6afadc6b8b' },
+        default: { en: 'f03a8d31d43f592e', de: 'f2256920772e62cb', pl: 'b3eb6755490ce3ca' },
+        cdn: { en: 'ed43b46d43d6bc03', de: '4b3a7b2bc1ffca9a', pl: '3347036116484294' },
       },
     },
   ],
@@ -206,6 +206,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       hashes: {
         default: { en: 'a660610a6d04122c', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
         cdn: { en: 'a660610a6d04122c', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+      },
+    },
+    {
+      date: '2026-11-28',
+      hashes: {
+        default: { en: '2bbbe809734c2f1d', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+        cdn: { en: '2bbbe809734c2f1d', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
       },
     },
   ],
