@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Page } from '@playwright/test'
+import type { AxeResults, RunOptions } from 'axe-core'
 
 /**
  * Fixtures for every browser test:
@@ -88,37 +88,67 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-
  */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block']
 
+const require = createRequire(import.meta.url)
+
+/** axe-core's minified build. */
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+/** HTML_CodeSniffer as pa11y runs it (pa11y's maintained build), a rule set of its own. */
+const HTMLCS_SOURCE = readFileSync(
+  require.resolve('@pa11y/html_codesniffer/build/HTMLCS.js'),
+  'utf8',
+)
+
+/**
+ * Evaluates an engine's script in the current document unless its entry point is there
+ * already: once per page load, not once per run (`@axe-core/playwright` evaluated axe twice a
+ * run, 0.3-0.7 s each; README, Crawl). Evaluated through the DevTools protocol, which the
+ * page's CSP does not govern, so the site's CSP stays as it is.
+ */
+async function injectOnce(page: Page, source: string, isThere: () => boolean) {
+  if (!(await page.evaluate(isThere))) await page.evaluate(source)
+}
+
 /**
  * axe-core on the current page (only its colour rules when `rules` says so): the list of
  * violations (with their targets) must be empty.
  */
 async function expectNoAxeViolations(page: Page, rules: 'all' | 'colour' = 'all') {
-  // axe in the page itself (its "legacy" mode: the site has no frames whose results would need
-  // a separate page to merge) and only the violations collected: the same verdicts in a third
-  // of the time (docs/decisions/axe-in-the-page.md).
-  const axe = new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] })
-  const results = await (
-    rules === 'all' ? axe.withTags(AXE_TAGS) : axe.withRules(COLOUR_RULES)
-  ).analyze()
-  expect(
-    results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  ).toEqual([])
+  // axe.run() in the page itself (the site has no frames whose results would need merging in
+  // another page) and only the violations collected: docs/decisions/axe-in-the-page.md.
+  const options: RunOptions = {
+    runOnly:
+      rules === 'all' ? { type: 'tag', values: AXE_TAGS } : { type: 'rule', values: COLOUR_RULES },
+    resultTypes: ['violations'],
+  }
+  await injectOnce(
+    page,
+    AXE_SOURCE,
+    () => typeof (window as { axe?: { run?: unknown } }).axe?.run === 'function',
+  )
+  const violations = await page.evaluate(async (runOptions) => {
+    const { axe } = window as unknown as {
+      axe: { run: (context: Document, options: RunOptions) => Promise<AxeResults> }
+    }
+    const results = await axe.run(document, runOptions)
+    return results.violations.map(
+      (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    )
+  }, options)
+  expect(violations).toEqual([])
 }
-
-/** HTML_CodeSniffer as pa11y runs it (pa11y's maintained build), a rule set of its own. */
-const HTMLCS_SOURCE = readFileSync(
-  createRequire(import.meta.url).resolve('@pa11y/html_codesniffer/build/HTMLCS.js'),
-  'utf8',
-)
 
 /**
  * HTML_CodeSniffer's WCAG 2 AA sniffs on the current page, a second engine beside axe: its
  * errors must be none. Its warnings and notices are things for a person to judge (pa11y
- * reports them only when asked) and are not counted. Evaluated through the DevTools protocol,
- * which the page's CSP does not govern, so the site's CSP stays as it is.
+ * reports them only when asked) and are not counted.
  */
 async function expectNoHtmlcsErrors(page: Page) {
-  await page.evaluate(HTMLCS_SOURCE)
+  await injectOnce(
+    page,
+    HTMLCS_SOURCE,
+    () => typeof (window as { HTMLCS?: { process?: unknown } }).HTMLCS?.process === 'function',
+  )
   const errors = await page.evaluate(
     () =>
       new Promise<string[]>((resolve) => {
