@@ -32,7 +32,16 @@ RUN mkdir -p /release/client/assets && node scripts/copy-release-assets.ts /prev
 FROM ${BASE_IMAGE} AS production-deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error && npm cache clean --force
+# The bill of materials of what ships: the production dependencies exactly as installed, in
+# CycloneDX (npm's own `npm sbom`, no tool added), kept in the image at /app/sbom.cdx.json.
+# `npm sbom` reads the installed tree; it refuses one without the devDependencies the
+# manifest names (and `--omit=dev` with `--package-lock-only` leaves out packages that dev
+# tools share), so this stage's copy of the manifest drops them first. The image gets the
+# original manifest from the build context.
+RUN npm ci --omit=dev --no-audit --no-fund --loglevel=error \
+ && npm pkg delete devDependencies \
+ && npm sbom --sbom-format=cyclonedx --sbom-type=application >sbom.cdx.json \
+ && npm cache clean --force
 
 FROM ${BASE_IMAGE} AS runtime
 ENV NODE_ENV=production \
@@ -43,6 +52,7 @@ WORKDIR /app
 # The server runs its TypeScript directly (Node 24 type stripping) next to the built React
 # entry and client assets; nothing is writable but the outbox volume and /tmp.
 COPY --from=production-deps /app/node_modules ./node_modules
+COPY --from=production-deps /app/sbom.cdx.json ./sbom.cdx.json
 COPY --from=release-assets /release ./dist
 COPY --from=build /app/dist ./dist
 COPY package.json ./

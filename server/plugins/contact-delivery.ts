@@ -93,6 +93,14 @@ declare module 'fastify' {
 
 /** How a rejection counts among the submissions (`contact_submissions_total{outcome}`). */
 const SUBMISSION_OUTCOME = { refused: 'refused', renewed: 'expired', dropped: 'spam' } as const
+/** Every outcome of `contact_submissions_total`, each at 0 from the start. */
+const SUBMISSION_OUTCOMES = [
+  'accepted',
+  'invalid',
+  'rateLimited',
+  'error',
+  ...Object.values(SUBMISSION_OUTCOME),
+] as const
 
 export type ContactDeliveryOptions = {
   metrics: Registry
@@ -192,6 +200,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       labelNames: ['outcome'] as const,
       registers: [metrics],
     })
+    for (const outcome of SUBMISSION_OUTCOMES) submissions.inc({ outcome }, 0)
     // Every reason from the start at 0, so a rate over them is defined before the first one.
     const rejected = new Counter({
       name: 'contact_rejected_total',
@@ -213,6 +222,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       labelNames: ['result'] as const,
       registers: [metrics],
     })
+    for (const result of ['delivered', 'failed']) deliveries.inc({ result }, 0)
     // Visitors' messages only: the site's own mails are no leads.
     const counters = {
       delivered: (item: OutboxItem) => {

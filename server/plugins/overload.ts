@@ -74,6 +74,8 @@ export const overloadPlugin = fp<OverloadOptions>(
       labelNames: ['reason'] as const,
       registers: [app.metrics],
     })
+    // The one measure configured here, at 0 from the start (a panel shows 0, not "no data").
+    refusals.inc({ reason: underPressure.TYPE_EVENT_LOOP_DELAY }, 0)
     let pages: Record<Locale, Buffer> | null = null
     app.addHook('onReady', async () => {
       const styles = app.hasDecorator('renderer') ? app.renderer.assets([]).styles : []

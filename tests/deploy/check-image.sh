@@ -40,6 +40,22 @@ user=$(podman image inspect --format '{{.Config.User}}' "$IMAGE")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 log "image $IMAGE: user '$user', $((size / 1000000)) MB"
 [[ -n $user && $user != root && $user != 0 ]] || fail "the image runs as root"
+# The bill of materials the image carries: every production dependency, named and versioned.
+sbom=$(podman run --rm --network none --entrypoint node "$IMAGE" -e '
+  const bom = JSON.parse(require("node:fs").readFileSync("/app/sbom.cdx.json", "utf8"))
+  const lock = JSON.parse(require("node:fs").readFileSync("/app/node_modules/.package-lock.json", "utf8"))
+  const installed = new Set(Object.entries(lock.packages).map(([path, { version }]) =>
+    `${path.replace(/.*node_modules\//, "")}@${version}`))
+  const listed = new Set(bom.components.filter((c) => c.purl).map((c) => `${c.name}@${c.version}`))
+  const unlisted = [...installed].filter((p) => !listed.has(p))
+  const extra = [...listed].filter((p) => !installed.has(p))
+  if (bom.bomFormat !== "CycloneDX" || unlisted.length || extra.length)
+    throw new Error(`not listed: ${unlisted.join(" ")}; not installed: ${extra.join(" ")}`)
+  console.log(`CycloneDX ${bom.specVersion}: ${listed.size} components, every installed package`)
+  for (const c of bom.components.sort((a, b) => a.name.localeCompare(b.name))) console.log(`  ${c.name}@${c.version}`)
+') || fail "no complete bill of materials at /app/sbom.cdx.json"
+log "bill of materials: $(head -n 1 <<<"$sbom")"
+printf '%s\n' "$sbom" | tail -n +2
 
 podman rm -f "$NAME" >/dev/null 2>&1 || true
 podman run -d --name "$NAME" --network host \
