@@ -1,6 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import {
+  HTTPRoute,
+  type IHTTPRoute,
+} from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1'
 import ts from 'typescript'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
@@ -98,7 +102,8 @@ function typeErrors(manifests: Manifest[]): string[] {
       const [group, version] = manifest.apiVersion.includes('/')
         ? (manifest.apiVersion.split('/') as [string, string])
         : ['core', manifest.apiVersion]
-      if (group === 'monitoring.coreos.com') return '' // a CRD: not in kubernetes-types
+      // CRDs, not in kubernetes-types: the Gateway API's are checked against its schema.
+      if (group === 'monitoring.coreos.com' || group === 'gateway.networking.k8s.io') return ''
       const module = `kubernetes-types/${group.split('.')[0]}/${version}.js`
       return `import type { ${manifest.kind} as T${index} } from '${module}'\nexport const m${index}: T${index} = ${JSON.stringify(manifest)}\n`
     })
@@ -120,6 +125,23 @@ function typeErrors(manifests: Manifest[]): string[] {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The Gateway API's resources that break its published schema (@kubernetes-models/gateway-api). */
+function gatewayApiErrors(manifests: Manifest[]): string[] {
+  return manifests
+    .filter(({ apiVersion }) => apiVersion.startsWith('gateway.networking.k8s.io/'))
+    .flatMap((manifest) => {
+      if (manifest.apiVersion !== 'gateway.networking.k8s.io/v1' || manifest.kind !== 'HTTPRoute') {
+        return [`${manifest.apiVersion} ${manifest.kind}: not a kind the chart makes`]
+      }
+      try {
+        new HTTPRoute(manifest as unknown as IHTTPRoute).validate()
+        return []
+      } catch (error) {
+        return [`HTTPRoute ${manifest.metadata.name}: ${(error as Error).message}`]
+      }
+    })
 }
 
 /** The pods of every workload (Deployment, StatefulSet, ...: anything with a pod template) and bare Pods. */
@@ -202,6 +224,7 @@ describe.skipIf(!binary)('Helm chart', () => {
   it.each(VALUE_SETS)('%s renders typed manifests meeting PodSecurity restricted', (valueSet) => {
     const manifests = render(valueSet)
     expect(typeErrors(manifests)).toEqual([])
+    expect(gatewayApiErrors(manifests)).toEqual([])
     const kinds = manifests.map((manifest) => manifest.kind)
     expect(kinds).toEqual(expect.arrayContaining(['Deployment', 'Service', 'ConfigMap']))
     for (const [name, pod] of podSpecs(manifests)) {
@@ -655,6 +678,83 @@ describe.skipIf(!binary)('Helm chart', () => {
         [annotation]: '$http_x_forwarded_for',
         ...ACCESS_LOG_OFF,
       })
+    })
+  })
+
+  describe('Gateway API: the HTTPRoute', () => {
+    type Route = Manifest & {
+      spec: {
+        parentRefs: { name: string; namespace?: string; sectionName?: string }[]
+        hostnames?: string[]
+        rules: {
+          matches?: { path?: { type: string; value: string } }[]
+          filters?: { type: string; requestRedirect?: { scheme: string; statusCode: number } }[]
+          backendRefs?: { name: string; port: number }[]
+        }[]
+      }
+    }
+    const routes = (valueSet: string, extra: string[] = []) =>
+      render(valueSet, extra).filter((manifest): manifest is Route => manifest.kind === 'HTTPRoute')
+
+    it('none unless enabled; then it needs the Gateway it attaches to', () => {
+      expect(routes('defaults')).toEqual([])
+      const result = template('defaults', ['--set', 'httpRoute.enabled=true'])
+      expect(result.status).not.toBe(0)
+      expect(result.stderr).toContain('httpRoute.parentRefs must name the Gateway')
+    })
+
+    it('httproute-values.yaml: every path of its hosts to the site port, attached to a Gateway in another namespace', () => {
+      const [route, ...others] = routes('httproute-values.yaml')
+      expect(others).toEqual([])
+      expect(route?.metadata.name).toBe(FULLNAME)
+      expect(route?.spec.parentRefs).toEqual([
+        { name: 'public', namespace: 'gateway-system', sectionName: 'https' },
+      ])
+      expect(route?.spec.hostnames).toEqual(['www.modernwerk.example', 'modernwerk.example'])
+      expect(route?.spec.rules).toEqual([
+        {
+          matches: [{ path: { type: 'PathPrefix', value: '/' } }],
+          backendRefs: [{ name: FULLNAME, port: 80 }],
+        },
+      ])
+      // The Service's http port, never its metrics port: /metrics is not routed.
+      const service = find(render('httproute-values.yaml'), 'Service', FULLNAME) as Manifest & {
+        spec: { ports: { name: string; port: number }[] }
+      }
+      const http = service.spec.ports.find(({ name }) => name === 'http')
+      expect(route?.spec.rules[0]?.backendRefs?.[0]?.port).toBe(http?.port)
+      expect(service.spec.ports.find(({ name }) => name === 'metrics')?.port).not.toBe(http?.port)
+    })
+
+    it('httproute-redirect-values.yaml: plain HTTP answered 301 to https by the Gateway, on its own listener', () => {
+      const all = routes('httproute-redirect-values.yaml')
+      expect(all.map((route) => route.metadata.name)).toEqual([
+        FULLNAME,
+        `${FULLNAME}-https-redirect`,
+      ])
+      const redirect = all[1]
+      expect(redirect?.spec.parentRefs[0]?.sectionName).toBe('http')
+      expect(redirect?.spec.rules).toEqual([
+        {
+          filters: [
+            { type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } },
+          ],
+        },
+      ])
+      expect(all[0]?.spec.rules[0]?.filters).toEqual([
+        {
+          type: 'RequestHeaderModifier',
+          requestHeaderModifier: { set: [{ name: 'X-Forwarded-Proto', value: 'https' }] },
+        },
+      ])
+    })
+
+    it('the schema check catches a route the Gateway API refuses', () => {
+      const [route] = routes('httproute-values.yaml')
+      if (!route) throw new Error('no route')
+      const broken = structuredClone(route)
+      ;(broken.spec.rules[0]?.backendRefs?.[0] as { port: unknown }).port = 'http'
+      expect(gatewayApiErrors([broken])).toEqual([expect.stringContaining('port must be integer')])
     })
   })
 
