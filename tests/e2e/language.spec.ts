@@ -58,7 +58,7 @@ test.describe('without JavaScript', () => {
 test.describe('Polish plural forms', () => {
   // "15 minut" is Polish's "many" form (2–4 take "minuty", 1 "minutę"): written by i18next on
   // the server for the first view and by i18next in the browser after a client-side navigation.
-  const SENTENCE = /z[\s\u00a0]licznikiem przez 15[\s\u00a0]minut, a[\s\u00a0]następnie usuwany/
+  const SENTENCE = /z[\s\u00a0]licznikami przez 15[\s\u00a0]minut, a[\s\u00a0]następnie usuwany/
 
   test('the privacy policy says "15 minut", from the server and after navigating in the page', async ({
     page,
