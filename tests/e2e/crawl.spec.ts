@@ -16,6 +16,12 @@ import { crowdedSmallTargets, focusProblems, setTextSpacing } from './wcag-check
 // obscured and visible at 1280×720, reflow with the menu and its submenu open, target size and
 // text spacing at 375 and 1280 px (wcag-checks.ts; README, WCAG 2.2 beyond the engines).
 
+// The tests of a worker share one browser context and page, which Playwright resets between
+// them (cookies, cache, storage, routes, the fixtures' bindings, emulation, the mouse): every
+// test still opens its page by a full load, but no context and page are made for each
+// (docs/decisions/one-page-per-worker.md).
+test.use({ reuseContext: true })
+
 // About 13 s a page on an idle machine (both engines in both themes, then its links): a
 // busy one (CI's two cores shared with other jobs) needs more than the 30 s default.
 test.describe.configure({ timeout: 90_000 })

@@ -7,7 +7,9 @@ import { expect, test } from './fixtures.ts'
 // which is what a title and its text in spans styled as blocks do. Each page as the server
 // sends it (no JavaScript), in Chromium with every stylesheet and style attribute removed.
 
-test.use({ javaScriptEnabled: false })
+// One context and page for the worker's tests, reset between them (crawl.spec.ts,
+// docs/decisions/one-page-per-worker.md).
+test.use({ javaScriptEnabled: false, reuseContext: true })
 
 for (const { path } of LOCALIZED_PAGES) {
   test(`${path} reads right without styles`, async ({ page }) => {

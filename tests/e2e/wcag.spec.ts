@@ -10,6 +10,10 @@ import { cutOffContent as cutOffContentInPage } from '#tests/helpers/reflow.ts'
 // are checked on one page of every layout in every language by the crawl, on the load it makes
 // anyway (crawl.spec.ts, wcag-checks.ts).
 
+// One context and page for the worker's tests, reset between them (crawl.spec.ts,
+// docs/decisions/one-page-per-worker.md).
+test.use({ reuseContext: true })
+
 async function open(page: Page, path: string, width: number, height = 800) {
   await page.setViewportSize({ width, height })
   await page.goto(path)
