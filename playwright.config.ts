@@ -19,12 +19,17 @@ export default defineConfig({
   fullyParallel: false,
   workers: process.env.CI ? 1 : 2,
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  // A failed test runs once more, recording a trace; it fails the run either way, since a test
+  // that passes only on its second run counts as a failure too. Recording a trace for every
+  // test (its DOM at each action, a screencast) took as long as the tests themselves:
+  // docs/decisions/traces-on-retry.md.
+  retries: 1,
+  failOnFlakyTests: true,
   reporter: 'list',
   use: {
     baseURL: BASE_URL,
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    trace: 'on-first-retry',
   },
   projects: [
     {
