@@ -1,7 +1,11 @@
 # Multi-stage image of the website: dependencies, build, production dependencies, runtime.
-# CI builds it with buildah against a locally made base (`--build-arg BASE_IMAGE=…`); ops use
-# the pinned official Node.js 24 LTS slim image below.
-ARG BASE_IMAGE=docker.io/library/node:24.11.1-bookworm-slim
+# Ops build on the official Node.js 24 LTS image below, on Debian 13 (trixie), pinned by its
+# tag (what a reader sees) and by the digest of its multi-platform index (what is pulled; a
+# tag can be moved, a digest cannot). Renovate (renovate.json) proposes new Node patch
+# releases and rebuilt images of the same tag with both parts updated together.
+# CI has no registry: it builds with buildah against a locally made base of the same Debian
+# release and Node version (tests/containers/engine.sh reads both from this line).
+ARG BASE_IMAGE=docker.io/library/node:24.21.0-trixie-slim@sha256:8ec5d7557396cfe32d21c3f9c13072355ceab22b584578ca4bb28af31120cffe
 # The image of the release this one replaces (e.g. registry.example/web:1.4.0): its hashed
 # client files are served by this image too, so during a rolling update a page rendered by an
 # old pod can load its chunks from a new one. The default, this build's own stage, adds nothing.

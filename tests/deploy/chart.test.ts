@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -5,14 +7,17 @@ import {
   HTTPRoute,
   type IHTTPRoute,
 } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1'
+import { Redis } from 'ioredis'
 import ts from 'typescript'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parse, parseAllDocuments } from 'yaml'
 import { ConfigSchema, loadConfig } from '#server/config.ts'
 import { addressMatcher } from '#server/services/ip-addresses.ts'
 import { dkimSigning } from '#server/services/dkim.ts'
 import { dkimKeyPair } from '#tests/helpers/dkim.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
+import { freePort } from '#tests/helpers/net.ts'
+import { hasRedisServer, REDIS_SERVER } from '#tests/helpers/redis.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const CHART = join(ROOT, 'helm')
@@ -596,6 +601,72 @@ describe.skipIf(!binary)('Helm chart', () => {
       expect(redisPolicy.ingress[0]?.from?.every((peer) => selects(peer, appLabels))).toBe(true)
       expect(redisPolicy.ingress[0]?.ports).toEqual([{ port: 6379, protocol: 'TCP' }])
       expect(redisPolicy.egress).toEqual([])
+    })
+
+    it("the chart's Redis command line runs as written and keeps its data as plain commands", async (context) => {
+      if (!hasRedisServer()) return context.skip(`no ${REDIS_SERVER} to run the arguments with`)
+      const manifests = render('replicas-redis-values.yaml')
+      const statefulSet = find(manifests, 'StatefulSet', REDIS).spec as {
+        template: { spec: PodSpec }
+      }
+      const container = statefulSet.template.spec.containers[0]
+      expect(container?.command).toEqual(['redis-server'])
+      // The pod's own arguments, with a free loopback port and a folder of this test's for
+      // the pod's 6379 and /data.
+      const port = await freePort()
+      const dir = mkdtempSync(join(tmpdir(), 'modernwerk-chart-redis-'))
+      const args = (container?.args ?? []).map((arg) =>
+        arg === '6379' ? String(port) : arg === '/data' ? dir : arg,
+      )
+      const server = spawn(REDIS_SERVER, [...args, '--bind', '127.0.0.1'], { stdio: 'pipe' })
+      let output = ''
+      server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      const client = new Redis({
+        port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+      })
+      try {
+        await vi.waitFor(
+          () => {
+            if (server.exitCode !== null) throw new Error(`redis-server exited:\n${output}`)
+            expect(output).toContain('Ready to accept connections')
+          },
+          { timeout: 30_000, interval: 50 },
+        )
+        await client.connect()
+        await client.hset('contact:job', 'name', 'Ada')
+        await client.bgrewriteaof()
+        // The rewritten base file (the manifest's second one) is commands (RESP, starting with
+        // "*"), not an RDB preamble ("REDIS…", in a file named .base.rdb), so any Redis or
+        // Valkey version can load it.
+        const folder = join(dir, 'appendonlydir')
+        const baseName = await vi.waitFor(
+          () => {
+            const manifest = readdirSync(folder).find((file) => file.endsWith('.manifest'))
+            const text = manifest ? readFileSync(join(folder, manifest), 'utf8') : ''
+            const name = /^file (\S+) seq 2 type b$/m.exec(text)?.[1]
+            if (!name) throw new Error(`no rewritten base file yet: ${text}`)
+            return name
+          },
+          { timeout: 30_000, interval: 100 },
+        )
+        expect(baseName).toMatch(/\.base\.aof$/)
+        const base = readFileSync(join(folder, baseName), 'latin1')
+        expect(base.startsWith('*')).toBe(true)
+        expect(base).toContain('contact:job')
+        expect(await client.config('GET', 'maxmemory-policy')).toEqual([
+          'maxmemory-policy',
+          'noeviction',
+        ])
+        expect(await client.config('GET', 'appendfsync')).toEqual(['appendfsync', 'always'])
+      } finally {
+        client.disconnect()
+        server.kill('SIGTERM')
+        if (server.exitCode === null) await once(server, 'exit')
+        rmSync(dir, { recursive: true, force: true })
+      }
     })
 
     it('replicas-external-redis-values.yaml: autoscaling on the Redis of secrets.redisUrl', () => {

@@ -40,6 +40,14 @@ user=$(podman image inspect --format '{{.Config.User}}' "$IMAGE")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 log "image $IMAGE: user '$user', $((size / 1000000)) MB"
 [[ -n $user && $user != root && $user != 0 ]] || fail "the image runs as root"
+# The Node.js the image runs is the one the Dockerfile pins (engine.sh built the base from it).
+node_version=$(podman run --rm --network none --entrypoint node "$IMAGE" --version)
+[[ $node_version == "v$BASE_NODE_VERSION" ]] ||
+  fail "the image runs Node.js $node_version, the Dockerfile pins $BASE_NODE_VERSION"
+release=$(podman run --rm --network none --entrypoint sh "$IMAGE" -c '. /etc/os-release && echo "$VERSION_CODENAME"')
+[[ $release == "$BASE_DEBIAN_RELEASE" ]] ||
+  fail "the image is Debian $release, the Dockerfile pins $BASE_DEBIAN_RELEASE"
+log "Node.js $node_version on Debian $release, as the Dockerfile's base pins"
 # The bill of materials the image carries: every production dependency, named and versioned.
 sbom=$(podman run --rm --network none --entrypoint node "$IMAGE" -e '
   const bom = JSON.parse(require("node:fs").readFileSync("/app/sbom.cdx.json", "utf8"))

@@ -12,6 +12,7 @@ import { promisify } from 'node:util'
  * registry, which these machines cannot reach. `.ci/run` installs it into the cache with
  * `npm install --ignore-scripts` (README, Security).
  */
+// renovate: datasource=npm depName=@mdn/mdn-http-observatory
 export const OBSERVATORY_VERSION = '1.4.8'
 export const OBSERVATORY_DIR = join(
   process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
