@@ -37,7 +37,7 @@ import { cspReportRoutes } from './routes/csp-reports.ts'
 import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
-import { servePage, serveErrorPage } from './render/serve-page.ts'
+import { replayKeptPage, servePage, serveErrorPage } from './render/serve-page.ts'
 import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 import { ExpiringRateLimitStore } from './services/rate-limit-store.ts'
 import { MemoryClaimStore, RedisClaimStore } from './services/claims.ts'
@@ -216,6 +216,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   const scripts: ScriptOrigin = cdnBase
     ? { base: cdnBase, integrity: await loadScriptIntegrity(distDir, cdnBase) }
     : { base: '/' }
+  // Pages kept in memory are answered first, with the headers the hooks below wrote when the
+  // page was kept (server/render/serve-page.ts, docs/decisions/page-replay.md).
+  if (!isDevelopment) app.addHook('onRequest', replayKeptPage(app))
   await app.register(securityHeadersPlugin, {
     isDevelopment,
     cdnUrl: config.CDN_URL,

@@ -21,6 +21,38 @@ export type CachedPage = {
   edition: string
   /** The response headers besides the security headers, made once. */
   headers: Record<string, string>
+  /**
+   * The headers the request hooks wrote on the response the page was kept from: Helmet's
+   * (through @fastify/helmet) and the site's own (`response-headers.ts`), the request id
+   * left out. A hit answered before those hooks (`replayKeptPage`) sends these instead.
+   */
+  hookHeaders: HookHeaders
+}
+
+/** Response headers as `reply.getHeaders()` gives them. */
+export type HookHeaders = Record<string, string | number | string[]>
+
+/** Headers of one response only: never stored with a page. */
+const PER_RESPONSE = new Set([
+  'x-request-id',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'date',
+  'connection',
+  'keep-alive',
+])
+
+/**
+ * The headers the request hooks (@fastify/helmet's, the site's own) have written so far, as
+ * they apply to every answer of a page: read before the page's own headers are set.
+ */
+export function hookHeaders(reply: FastifyReply): HookHeaders {
+  const headers: HookHeaders = {}
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value !== undefined && !PER_RESPONSE.has(name)) headers[name] = value
+  }
+  return headers
 }
 
 /** At most this many pages: the route table's, in every locale, with room to spare. */
@@ -41,12 +73,20 @@ export class PageCache {
     return page?.edition === edition ? page : undefined
   }
 
-  set(path: string, body: Buffer, etag: string, edition: string, vary: string): void {
+  set(
+    path: string,
+    body: Buffer,
+    etag: string,
+    edition: string,
+    vary: string,
+    hookHeaders: HookHeaders,
+  ): void {
     if (!this.#pages.has(path) && this.#pages.size >= MAX_PAGES) return
     const page: CachedPage = {
       body,
       etag,
       edition,
+      hookHeaders,
       headers: {
         'content-type': 'text/html; charset=utf-8',
         'cache-control': 'no-cache',
@@ -65,6 +105,11 @@ export class PageCache {
       },
       () => {}, // uncompressed is still right
     )
+  }
+
+  /** Whether a page is kept under this path, of any edition. */
+  has(path: string): boolean {
+    return this.#pages.has(path)
   }
 
   get size(): number {
@@ -125,14 +170,23 @@ export class PagePlan {
   readonly key: string | null
   readonly edition: string
   readonly vary: string
+  /** What the request hooks wrote on this response, kept with the page; null: not kept. */
+  readonly hookHeaders: HookHeaders | null
   readonly #path: PagePath
   readonly #buildId: string
   #etag: string | undefined
 
-  constructor(path: PagePath, edition: string, vary: string, buildId: string) {
+  constructor(
+    path: PagePath,
+    edition: string,
+    vary: string,
+    buildId: string,
+    hookHeaders: HookHeaders | null,
+  ) {
     this.key = path.search === '' ? path.pathname : null
     this.edition = edition
     this.vary = vary
+    this.hookHeaders = hookHeaders
     this.#path = path
     this.#buildId = buildId
   }
@@ -176,12 +230,24 @@ export function pageEdition(pathname: string, now = Date.now()): string {
 
 export function planCaching(
   path: PagePath,
-  options: { isProduction: boolean; buildId: string; vary: string },
+  options: {
+    isProduction: boolean
+    buildId: string
+    vary: string
+    /** The request hooks' headers, for a page rendered now; null when it is only looked up. */
+    hookHeaders: HookHeaders | null
+  },
 ): CachePlan {
   if (!options.isProduction) return { kind: 'none' }
   const year = currentYear()
   if (pageAt(path.pathname)) {
-    return new PagePlan(path, pageEdition(path.pathname), options.vary, options.buildId)
+    return new PagePlan(
+      path,
+      pageEdition(path.pathname),
+      options.vary,
+      options.buildId,
+      options.hookHeaders,
+    )
   }
   if (!TEMPLATE_SAFE_PATH.test(path.pathname)) return { kind: 'none' }
   return { kind: 'not-found', locale: localeFromPath(path.pathname), path: path.pathname, year }
@@ -200,14 +266,7 @@ export function answerFromCache(
   if (plan.kind === 'page') {
     const cached = plan.key ? cache.get(plan.key, plan.edition) : undefined
     if (cached) {
-      reply.headers(cached.headers)
-      if (request.headers['if-none-match'] === cached.etag) {
-        void reply.code(304).send()
-        return true
-      }
-      const { encoding, body } = pickEncoding(cached, request.headers['accept-encoding'])
-      if (encoding) reply.header('content-encoding', encoding)
-      void reply.code(200).send(body)
+      sendKept(cached, request, reply)
       return true
     }
     if (request.headers['if-none-match'] === plan.etag) {
@@ -235,6 +294,18 @@ export function answerFromCache(
   return false
 }
 
+/** A kept page's answer: 304 for the copy the browser has, else the best encoding at hand. */
+export function sendKept(cached: CachedPage, request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(cached.headers)
+  if (request.headers['if-none-match'] === cached.etag) {
+    void reply.code(304).send()
+    return
+  }
+  const { encoding, body } = pickEncoding(cached, request.headers['accept-encoding'])
+  if (encoding) reply.header('content-encoding', encoding)
+  void reply.code(200).send(body)
+}
+
 /** After a render: keep the streamed document if it is what the plan may keep. */
 export function keepRendered(
   cache: PageCache,
@@ -242,7 +313,8 @@ export function keepRendered(
   status: number,
   rendered: { body: NodeJS.ReadableStream; isComplete: Promise<boolean> },
 ): void {
-  const isPage = plan.kind === 'page' && plan.key !== null && status === 200
+  const isPage =
+    plan.kind === 'page' && plan.key !== null && plan.hookHeaders !== null && status === 200
   const isNotFound = plan.kind === 'not-found' && status === 404
   if (!isPage && !isNotFound) return
   // The visitor gets the stream; the cache keeps a copy once it completed without error.
@@ -251,8 +323,8 @@ export function keepRendered(
   void rendered.isComplete.then((isComplete) => {
     if (!isComplete) return
     const body = Buffer.concat(chunks)
-    if (plan.kind === 'page' && plan.key) {
-      cache.set(plan.key, body, plan.etag, plan.edition, plan.vary)
+    if (plan.kind === 'page' && plan.key && plan.hookHeaders) {
+      cache.set(plan.key, body, plan.etag, plan.edition, plan.vary, plan.hookHeaders)
     } else if (plan.kind === 'not-found') {
       cache.setNotFound(plan.locale, plan.year, body, plan.path)
     }

@@ -4,7 +4,14 @@ import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
 import { compressForClient } from './content-encoding.ts'
 import { fallbackErrorHtml } from './fallback.ts'
 import { routePageRequest } from './locale-routing.ts'
-import { answerFromCache, planCaching, type PagePath } from './page-cache.ts'
+import {
+  answerFromCache,
+  hookHeaders,
+  planCaching,
+  sendKept,
+  type HookHeaders,
+  type PagePath,
+} from './page-cache.ts'
 import { renderAndStore } from './render-page.ts'
 
 /**
@@ -32,31 +39,79 @@ function requestPath(app: FastifyInstance, rawUrl: string): PagePath {
   return PLAIN_PATH.test(rawUrl) ? { pathname: rawUrl, search: '' } : siteUrl(app, rawUrl)
 }
 
-/** A GET of a page: route the URL, answer from the cache, or render (and keep) the page. */
-export async function servePage(
+/** The page routing and cache plan of a GET, as both the early replay and the route see it. */
+function planPageRequest(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
+  hookHeaders: HookHeaders | null,
 ) {
   const url = requestPath(app, request.url)
-
   const routing = routePageRequest(
     url,
     request.headers['accept-language'],
     // Parsed here, only when `/` negotiates: @fastify/cookie runs no hook (app.ts).
     () => app.parseCookie(request.headers.cookie ?? '')[LOCALE_COOKIE],
   )
+  const plan =
+    routing.kind === 'page'
+      ? planCaching(url, {
+          isProduction: app.config.NODE_ENV !== 'development',
+          buildId: app.renderer.build.id,
+          vary: routing.headers.Vary
+            ? `${routing.headers.Vary}, Accept-Encoding`
+            : 'Accept-Encoding',
+          hookHeaders,
+        })
+      : null
+  return { routing, plan }
+}
+
+/** A GET of a page: route the URL, answer from the cache, or render (and keep) the page. */
+export async function servePage(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  // What Helmet and the site's own hooks wrote, before the page adds its headers: kept with
+  // the page if it is kept, and sent with each answer from memory (`replayKeptPage`).
+  const { routing, plan } = planPageRequest(app, request, hookHeaders(reply))
   reply.headers(routing.headers)
   if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
-
-  const plan = planCaching(url, {
-    isProduction: app.config.NODE_ENV !== 'development',
-    buildId: app.renderer.build.id,
-    vary: routing.headers.Vary ? `${routing.headers.Vary}, Accept-Encoding` : 'Accept-Encoding',
-  })
+  if (!plan) throw new Error('a page without a plan')
   if (answerFromCache(app.pageCache, plan, request, reply)) return reply
 
   return renderAndStore(app, request, reply, { url: siteUrl(app, request.url), plan })
+}
+
+/**
+ * The first request hook of production (app.ts): a GET of a page kept in memory is answered
+ * here, before the other request hooks, with the headers those hooks wrote when the page was
+ * kept (Helmet's through @fastify/helmet, the site's own) and this request's id. Helmet's
+ * headers depend on its options alone, which are fixed for the life of the process, so they
+ * are the same bytes as if Helmet ran again (tests/server/render/page-replay.test.ts). The
+ * answer still passes the route's and the app's response hooks (the view is counted, the
+ * request logged and measured), and conditionals and encodings are answered as on the route.
+ * Everything else (a miss, a redirect, a query, an overloaded process) goes on as before.
+ */
+export function replayKeptPage(app: FastifyInstance) {
+  return function replayKeptPageHook(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    next: () => void,
+  ): void {
+    // A kept page's path is its whole URL (no query): one lookup leaves every other request alone.
+    if (request.method !== 'GET' || !app.pageCache.has(request.url) || app.isUnderPressure()) {
+      return next()
+    }
+    const { routing, plan } = planPageRequest(app, request, null)
+    const cached =
+      plan?.kind === 'page' && plan.key ? app.pageCache.get(plan.key, plan.edition) : undefined
+    if (!cached) return next()
+    reply.headers(cached.hookHeaders)
+    reply.header('x-request-id', request.id)
+    reply.headers(routing.headers)
+    sendKept(cached, request, reply)
+  }
 }
 
 /** A plain (no-JavaScript) form post answered with its page: rendered each time, never kept. */

@@ -250,6 +250,8 @@ test.describe('deployment and version skew', () => {
         const drainingPolls = failed.filter((entry) => entry === '503 /assets/builds/latest.json')
         expect(problems.filter((problem) => !/status of 503/.test(problem))).toEqual([])
         expect(problems.length).toBeLessThanOrEqual(drainingPolls.length)
+        // Judged here: the fixture's check at the end would refuse the draining pods' 503s.
+        problems.length = 0
       } finally {
         // Leave the page first: its build polls would otherwise meet the balancer without pods.
         await page.goto('about:blank')
