@@ -170,7 +170,7 @@ export class PagePlan {
   readonly key: string | null
   readonly edition: string
   readonly vary: string
-  /** What the request hooks wrote on this response, kept with the page; null: not kept. */
+  /** What the request hooks wrote on this response, to keep with the page; null: not kept. */
   readonly hookHeaders: HookHeaders | null
   readonly #path: PagePath
   readonly #buildId: string
@@ -181,12 +181,13 @@ export class PagePlan {
     edition: string,
     vary: string,
     buildId: string,
-    hookHeaders: HookHeaders | null,
+    hookHeaders: (() => HookHeaders) | null,
   ) {
     this.key = path.search === '' ? path.pathname : null
     this.edition = edition
     this.vary = vary
-    this.hookHeaders = hookHeaders
+    // Read only for a page that may be kept.
+    this.hookHeaders = this.key !== null && hookHeaders ? hookHeaders() : null
     this.#path = path
     this.#buildId = buildId
   }
@@ -234,8 +235,8 @@ export function planCaching(
     isProduction: boolean
     buildId: string
     vary: string
-    /** The request hooks' headers, for a page rendered now; null when it is only looked up. */
-    hookHeaders: HookHeaders | null
+    /** Reads the request hooks' headers, for a page rendered now; null when only looked up. */
+    hookHeaders: (() => HookHeaders) | null
   },
 ): CachePlan {
   if (!options.isProduction) return { kind: 'none' }

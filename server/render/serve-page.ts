@@ -3,13 +3,13 @@ import type { ContactFormState, FormToken } from '#shared/contact-fields.ts'
 import { LOCALE_COOKIE, localeFromPath } from '#shared/locales.ts'
 import { compressForClient } from './content-encoding.ts'
 import { fallbackErrorHtml } from './fallback.ts'
-import { routePageRequest } from './locale-routing.ts'
+import { routePageRequest, type PageRouting } from './locale-routing.ts'
 import {
   answerFromCache,
   hookHeaders,
   planCaching,
   sendKept,
-  type HookHeaders,
+  type CachePlan,
   type PagePath,
 } from './page-cache.ts'
 import { renderAndStore } from './render-page.ts'
@@ -39,12 +39,16 @@ function requestPath(app: FastifyInstance, rawUrl: string): PagePath {
   return PLAIN_PATH.test(rawUrl) ? { pathname: rawUrl, search: '' } : siteUrl(app, rawUrl)
 }
 
-/** The page routing and cache plan of a GET, as both the early replay and the route see it. */
+/**
+ * The page routing and cache plan of a GET, as both the early replay and the route see it. A
+ * redirect has no plan. `reply`: the response whose request hooks' headers a page rendered now
+ * keeps; null when the cache is only looked up.
+ */
 function planPageRequest(
   app: FastifyInstance,
   request: FastifyRequest,
-  hookHeaders: HookHeaders | null,
-) {
+  reply: FastifyReply | null,
+): { routing: PageRouting & { kind: 'redirect' } } | { routing: PageRouting; plan: CachePlan } {
   const url = requestPath(app, request.url)
   const routing = routePageRequest(
     url,
@@ -52,17 +56,13 @@ function planPageRequest(
     // Parsed here, only when `/` negotiates: @fastify/cookie runs no hook (app.ts).
     () => app.parseCookie(request.headers.cookie ?? '')[LOCALE_COOKIE],
   )
-  const plan =
-    routing.kind === 'page'
-      ? planCaching(url, {
-          isProduction: app.config.NODE_ENV !== 'development',
-          buildId: app.renderer.build.id,
-          vary: routing.headers.Vary
-            ? `${routing.headers.Vary}, Accept-Encoding`
-            : 'Accept-Encoding',
-          hookHeaders,
-        })
-      : null
+  if (routing.kind === 'redirect') return { routing }
+  const plan = planCaching(url, {
+    isProduction: app.config.NODE_ENV !== 'development',
+    buildId: app.renderer.build.id,
+    vary: routing.headers.Vary ? `${routing.headers.Vary}, Accept-Encoding` : 'Accept-Encoding',
+    hookHeaders: reply ? () => hookHeaders(reply) : null,
+  })
   return { routing, plan }
 }
 
@@ -72,12 +72,14 @@ export async function servePage(
   request: FastifyRequest,
   reply: FastifyReply,
 ) {
-  // What Helmet and the site's own hooks wrote, before the page adds its headers: kept with
-  // the page if it is kept, and sent with each answer from memory (`replayKeptPage`).
-  const { routing, plan } = planPageRequest(app, request, hookHeaders(reply))
-  reply.headers(routing.headers)
-  if (routing.kind === 'redirect') return reply.redirect(routing.location, routing.status)
-  if (!plan) throw new Error('a page without a plan')
+  // What Helmet and the site's own hooks wrote is read before the page adds its headers: kept
+  // with the page if it is kept, and sent with each answer from memory (`replayKeptPage`).
+  const planned = planPageRequest(app, request, reply)
+  reply.headers(planned.routing.headers)
+  if (!('plan' in planned)) {
+    return reply.redirect(planned.routing.location, planned.routing.status)
+  }
+  const { plan } = planned
   if (answerFromCache(app.pageCache, plan, request, reply)) return reply
 
   return renderAndStore(app, request, reply, { url: siteUrl(app, request.url), plan })
@@ -103,13 +105,14 @@ export function replayKeptPage(app: FastifyInstance) {
     if (request.method !== 'GET' || !app.pageCache.has(request.url) || app.isUnderPressure()) {
       return next()
     }
-    const { routing, plan } = planPageRequest(app, request, null)
+    const planned = planPageRequest(app, request, null)
+    const plan = 'plan' in planned ? planned.plan : null
     const cached =
       plan?.kind === 'page' && plan.key ? app.pageCache.get(plan.key, plan.edition) : undefined
     if (!cached) return next()
     reply.headers(cached.hookHeaders)
     reply.header('x-request-id', request.id)
-    reply.headers(routing.headers)
+    reply.headers(planned.routing.headers)
     sendKept(cached, request, reply)
   }
 }

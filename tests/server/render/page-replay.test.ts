@@ -140,33 +140,36 @@ describe('a kept page answered before the request hooks', () => {
   })
 })
 
-describe('a kept page while overloaded', () => {
-  let app: FastifyInstance
-  beforeAll(async () => {
-    app = await buildTestApp({ MAX_EVENT_LOOP_DELAY_MS: '100' })
+describe('a kept page, on an app of its own', () => {
+  /** A test app with these settings for one test, closed after it. */
+  async function withApp(
+    env: Record<string, string>,
+    use: (app: FastifyInstance) => Promise<void>,
+  ) {
+    const app = await buildTestApp(env)
+    try {
+      await use(app)
+    } finally {
+      await app.close()
+    }
+  }
+
+  it('is refused with 503 like every other request while overloaded', async () => {
+    await withApp({ MAX_EVENT_LOOP_DELAY_MS: '100' }, async (app) => {
+      await keep(app, '/about')
+      const response = await whileOverloaded(app, { url: '/about' })
+      expect(response.statusCode).toBe(503)
+      expect(response.headers['retry-after']).toBeDefined()
+    })
   }, 60_000)
-  afterAll(() => app.close())
 
-  it('is refused with 503 like every other request', async () => {
-    await keep(app, '/about')
-    const response = await whileOverloaded(app, { url: '/about' })
-    expect(response.statusCode).toBe(503)
-    expect(response.headers['retry-after']).toBeDefined()
-  })
-})
-
-describe('after a restart with another Helmet option', () => {
-  let app: FastifyInstance
-  beforeAll(async () => {
-    app = await buildTestApp({ HSTS_MAX_AGE: '0' })
+  it('carries the headers of the new options after a restart with another Helmet option', async () => {
+    await withApp({ HSTS_MAX_AGE: '0' }, async (app) => {
+      await keep(app, '/de/services')
+      const hit = await app.inject({ url: '/de/services' })
+      expect(hit.headers['strict-transport-security']).toBeUndefined()
+      expect(helmetsPart(hit)).toEqual(helmetsOwn(0))
+      expect(helmetsOwn(0)).not.toEqual(helmetsOwn(31_536_000))
+    })
   }, 60_000)
-  afterAll(() => app.close())
-
-  it('a kept page carries the headers of the new options', async () => {
-    await keep(app, '/de/services')
-    const hit = await app.inject({ url: '/de/services' })
-    expect(hit.headers['strict-transport-security']).toBeUndefined()
-    expect(helmetsPart(hit)).toEqual(helmetsOwn(0))
-    expect(helmetsOwn(0)).not.toEqual(helmetsOwn(31_536_000))
-  })
 })
