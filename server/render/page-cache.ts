@@ -128,8 +128,19 @@ export class PageCache {
     return template?.year === year ? template : undefined
   }
 
+  /** Whether any locale's 404 page is kept, of any year. */
+  get hasNotFound(): boolean {
+    return this.#notFound.size > 0
+  }
+
   /** Keep a rendered 404 page as a template if the path occurs in it exactly once. */
-  setNotFound(locale: string, year: number, body: Buffer, path: string): void {
+  setNotFound(
+    locale: string,
+    year: number,
+    body: Buffer,
+    path: string,
+    hookHeaders: HookHeaders,
+  ): void {
     const html = body.toString('utf8')
     const at = html.indexOf(path)
     if (at < 0 || html.indexOf(path, at + 1) >= 0) return
@@ -137,11 +148,18 @@ export class PageCache {
       year,
       before: Buffer.from(html.slice(0, at)),
       after: Buffer.from(html.slice(at + path.length)),
+      hookHeaders,
     })
   }
 }
 
-export type NotFoundTemplate = { year: number; before: Buffer; after: Buffer }
+export type NotFoundTemplate = {
+  year: number
+  before: Buffer
+  after: Buffer
+  /** What the request hooks wrote on the answer the template was made from (`CachedPage`). */
+  hookHeaders: HookHeaders
+}
 
 /**
  * Paths whose 404 page the template may answer: only characters that React's text escaping
@@ -162,7 +180,14 @@ export function fillNotFound(template: NotFoundTemplate, path: string): Buffer {
  */
 export type CachePlan = PagePlan | NotFoundPlan | { kind: 'none' }
 
-type NotFoundPlan = { kind: 'not-found'; locale: string; path: string; year: number }
+type NotFoundPlan = {
+  kind: 'not-found'
+  locale: string
+  path: string
+  year: number
+  /** What the request hooks wrote on this response, to keep with the template; null: not kept. */
+  hookHeaders: HookHeaders | null
+}
 
 /** A page of the table: its cache key (none with a query), edition, `Vary` and validator. */
 export class PagePlan {
@@ -251,7 +276,13 @@ export function planCaching(
     )
   }
   if (!TEMPLATE_SAFE_PATH.test(path.pathname)) return { kind: 'none' }
-  return { kind: 'not-found', locale: localeFromPath(path.pathname), path: path.pathname, year }
+  return {
+    kind: 'not-found',
+    locale: localeFromPath(path.pathname),
+    path: path.pathname,
+    year,
+    hookHeaders: options.hookHeaders?.() ?? null,
+  }
 }
 
 /**
@@ -279,20 +310,26 @@ export function answerFromCache(
   if (plan.kind === 'not-found') {
     const template = cache.notFound(plan.locale, plan.year)
     if (!template) return false
-    void reply
-      .code(404)
-      .type('text/html; charset=utf-8')
-      .header('Cache-Control', 'no-cache')
-      .send(
-        compressForClient(
-          reply,
-          request.headers['accept-encoding'],
-          fillNotFound(template, plan.path),
-        ),
-      )
+    sendNotFound(template, plan.path, request, reply)
     return true
   }
   return false
+}
+
+/** The 404 page of an unknown path, from its locale's template. */
+export function sendNotFound(
+  template: NotFoundTemplate,
+  path: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void reply
+    .code(404)
+    .type('text/html; charset=utf-8')
+    .header('Cache-Control', 'no-cache')
+    .send(
+      compressForClient(reply, request.headers['accept-encoding'], fillNotFound(template, path)),
+    )
 }
 
 /** A kept page's answer: 304 for the copy the browser has, else the best encoding at hand. */
@@ -316,7 +353,7 @@ export function keepRendered(
 ): void {
   const isPage =
     plan.kind === 'page' && plan.key !== null && plan.hookHeaders !== null && status === 200
-  const isNotFound = plan.kind === 'not-found' && status === 404
+  const isNotFound = plan.kind === 'not-found' && plan.hookHeaders !== null && status === 404
   if (!isPage && !isNotFound) return
   // The visitor gets the stream; the cache keeps a copy once it completed without error.
   const chunks: Buffer[] = []
@@ -326,8 +363,8 @@ export function keepRendered(
     const body = Buffer.concat(chunks)
     if (plan.kind === 'page' && plan.key && plan.hookHeaders) {
       cache.set(plan.key, body, plan.etag, plan.edition, plan.vary, plan.hookHeaders)
-    } else if (plan.kind === 'not-found') {
-      cache.setNotFound(plan.locale, plan.year, body, plan.path)
+    } else if (plan.kind === 'not-found' && plan.hookHeaders) {
+      cache.setNotFound(plan.locale, plan.year, body, plan.path, plan.hookHeaders)
     }
   })
 }

@@ -9,7 +9,9 @@ import {
   hookHeaders,
   planCaching,
   sendKept,
+  sendNotFound,
   type CachePlan,
+  type HookHeaders,
   type PagePath,
 } from './page-cache.ts'
 import { renderAndStore } from './render-page.ts'
@@ -86,14 +88,15 @@ export async function servePage(
 }
 
 /**
- * The first request hook of production (app.ts): a GET of a page kept in memory is answered
- * here, before the other request hooks, with the headers those hooks wrote when the page was
- * kept (Helmet's through @fastify/helmet, the site's own) and this request's id. Helmet's
- * headers depend on its options alone, which are fixed for the life of the process, so they
- * are the same bytes as if Helmet ran again (tests/server/render/page-replay.test.ts). The
- * answer still passes the route's and the app's response hooks (the view is counted, the
- * request logged and measured), and conditionals and encodings are answered as on the route.
- * Everything else (a miss, a redirect, a query, an overloaded process) goes on as before.
+ * The first request hook of production (app.ts): a GET of a page kept in memory, or of an
+ * unknown path whose locale's 404 page is kept as a template, is answered here, before the
+ * other request hooks, with the headers those hooks wrote when the page was kept (Helmet's
+ * through @fastify/helmet, the site's own) and this request's id. Helmet's headers depend on
+ * its options alone, which are fixed for the life of the process, so they are the same bytes
+ * as if Helmet ran again (tests/server/render/page-replay.test.ts). The answer still passes
+ * the route's and the app's response hooks (the view is counted, the request logged and
+ * measured), and conditionals and encodings are answered as on the route. Everything else (a
+ * miss, a redirect, a query, an overloaded process) goes on as before.
  */
 export function replayKeptPage(app: FastifyInstance) {
   return function replayKeptPageHook(
@@ -101,20 +104,47 @@ export function replayKeptPage(app: FastifyInstance) {
     reply: FastifyReply,
     next: () => void,
   ): void {
-    // A kept page's path is its whole URL (no query): one lookup leaves every other request alone.
-    if (request.method !== 'GET' || !app.pageCache.has(request.url) || app.isUnderPressure()) {
-      return next()
-    }
+    if (request.method !== 'GET' || app.isUnderPressure()) return next()
+    // A kept page's path is its whole URL (no query): one lookup leaves every other request
+    // alone. An unknown path reaches the page route (`/*`) with no kept page of its own.
+    const mayBeKept =
+      app.pageCache.has(request.url) ||
+      (app.pageCache.hasNotFound &&
+        request.routeOptions.url === PAGE_ROUTE &&
+        !request.url.startsWith('/api/') &&
+        PLAIN_PATH.test(request.url))
+    if (!mayBeKept) return next()
     const planned = planPageRequest(app, request, null)
-    const plan = 'plan' in planned ? planned.plan : null
-    const cached =
-      plan?.kind === 'page' && plan.key ? app.pageCache.get(plan.key, plan.edition) : undefined
-    if (!cached) return next()
-    reply.headers(cached.hookHeaders)
-    reply.header('x-request-id', request.id)
-    reply.headers(planned.routing.headers)
-    sendKept(cached, request, reply)
+    if (!('plan' in planned)) return next()
+    const { plan, routing } = planned
+    if (plan.kind === 'page') {
+      const cached = plan.key ? app.pageCache.get(plan.key, plan.edition) : undefined
+      if (!cached) return next()
+      replayHeaders(request, reply, cached.hookHeaders, routing)
+      sendKept(cached, request, reply)
+    } else if (plan.kind === 'not-found') {
+      const template = app.pageCache.notFound(plan.locale, plan.year)
+      if (!template) return next()
+      replayHeaders(request, reply, template.hookHeaders, routing)
+      sendNotFound(template, plan.path, request, reply)
+    } else {
+      next()
+    }
   }
+}
+
+/** The path of the page route (routes/pages.ts): every GET no other route claims. */
+export const PAGE_ROUTE = '/*'
+
+function replayHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  kept: HookHeaders,
+  routing: PageRouting,
+): void {
+  reply.headers(kept)
+  reply.header('x-request-id', request.id)
+  reply.headers(routing.headers)
 }
 
 /** A plain (no-JavaScript) form post answered with its page: rendered each time, never kept. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { servePage } from '../render/serve-page.ts'
+import { PAGE_ROUTE, servePage } from '../render/serve-page.ts'
 
 /**
  * Catch-all: every GET that no other route claims is a page (or the localized 404 page).
@@ -9,7 +9,7 @@ import { servePage } from '../render/serve-page.ts'
  */
 export async function pageRoutes(app: FastifyInstance) {
   app.get(
-    '/*',
+    PAGE_ROUTE,
     {
       compress: false,
       decompress: false,

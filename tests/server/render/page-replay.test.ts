@@ -7,6 +7,7 @@ import { Socket } from 'node:net'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import helmet from 'helmet'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { currentYear } from '#server/render/page-cache.ts'
 import { helmetOptions } from '#server/plugins/security-headers.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { whileOverloaded } from '#tests/helpers/overload.ts'
@@ -127,6 +128,38 @@ describe('a kept page answered before the request hooks', () => {
     const response = await app.inject({ url: '/about', headers: PERSON })
     expect(response.statusCode).toBe(200)
     expect(await views()).toBe(before + 1)
+  })
+
+  it("answers unknown paths from the locale's 404 template with Helmet's headers, each its own", async () => {
+    const rendered = await app.inject({ url: '/de/gibt-es-nicht' })
+    expect(rendered.statusCode).toBe(404)
+    await vi.waitFor(() => expect(app.pageCache.notFound('de', currentYear())).toBeDefined(), {
+      timeout: 10_000,
+    })
+    const expected = helmetsOwn(app.config.HSTS_MAX_AGE)
+    expect(helmetsPart(rendered)).toEqual(expected)
+    const hits = await Promise.all(
+      ['/de/alte-seite', '/de/noch-eine'].map((url) => app.inject({ url })),
+    )
+    for (const [index, hit] of hits.entries()) {
+      expect(hit.statusCode).toBe(404)
+      expect(hit.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(hit.headers['cache-control']).toBe('no-cache')
+      expect(helmetsPart(hit)).toEqual(expected)
+      for (const name of ['permissions-policy', 'reporting-endpoints', 'x-build-id']) {
+        expect(hit.headers[name], name).toBe(rendered.headers[name])
+      }
+      // The page names the path that was asked for, in the locale's language.
+      const path = index === 0 ? '/de/alte-seite' : '/de/noch-eine'
+      expect(hit.body).toContain(path)
+      expect(hit.body).toContain('lang="de"')
+    }
+    const ids = [rendered, ...hits].map((response) => response.headers['x-request-id'])
+    expect(new Set(ids).size).toBe(3)
+    // The API's space keeps its JSON 404, also once a 404 page is kept.
+    const api = await app.inject({ url: '/api/nothing-here' })
+    expect(api.statusCode).toBe(404)
+    expect(api.json()).toEqual({ error: 'Not Found' })
   })
 
   it('leaves the root of a German browser to the negotiation: a redirect, not the English page', async () => {
