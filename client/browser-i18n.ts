@@ -11,8 +11,14 @@ import { typesetPostProcessor } from '#shared/typography.ts'
 
 type JsonModule = { default: Record<string, unknown> }
 
-// One small chunk per locale and namespace: the browser only loads what the page needs.
-const bundles = import.meta.glob<JsonModule>('../locales/*/*.json')
+// One small chunk per locale and namespace: the browser only loads what the page needs. Not
+// `common`, which every page embeds, nor `mail`, the lead e-mail's texts, which no page reads
+// (tests/client/browser-i18n.test.ts): each entry of this map is first-view JavaScript.
+const bundles = import.meta.glob<JsonModule>([
+  '../locales/*/*.json',
+  '!../locales/*/common.json',
+  '!../locales/*/mail.json',
+])
 
 /** The browser's instance, initialised synchronously from the texts embedded in the page. */
 export function createClientI18n(locale: Locale, resources: LocaleResources): I18n {

@@ -11,7 +11,14 @@
 // `npm run bench -- --soak` runs mixed traffic (pages, assets, contact posts delivered to a
 // local SMTP server) for a few minutes and prints RSS at start and end and the errors.
 //
-// Options: --duration <s> per URL (10), --connections <n> (64), --soak-minutes <m> (3).
+// Our server runs in a memory cgroup of the chart's limit (`resources.limits.memory`), as a
+// replica runs in its pod: Node.js sizes V8's heap from that limit, so RSS and collection
+// pauses are a replica's (scripts/lib/memory-limit.ts). It needs root and a writable cgroup
+// hierarchy; elsewhere, or with `--memory-limit none`, the server runs with the host's memory
+// and the bench says so.
+//
+// Options: --duration <s> per URL (10), --connections <n> (64), --soak-minutes <m> (3),
+// --memory-limit <MiB|chart|none> (chart).
 // Loopback only; everything started is stopped, also on Ctrl-C. Needs `npm run build` first.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -33,6 +40,7 @@ import {
   stop,
   waitFor,
 } from './lib/processes.ts'
+import { chartMemoryLimitMiB, heapLimitIn, inCgroup, memoryCgroup } from './lib/memory-limit.ts'
 import { HAS_TASKSET, HAS_WRK, runWrk } from './lib/wrk.ts'
 
 const { values: args } = parseArgs({
@@ -41,11 +49,18 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '64' },
     'soak-minutes': { type: 'string', default: '3' },
+    'memory-limit': { type: 'string', default: 'chart' },
   },
 })
 const DURATION = positive(args.duration, '--duration')
 const CONNECTIONS = positive(args.connections, '--connections')
 const SOAK_MINUTES = positive(args['soak-minutes'], '--soak-minutes')
+const MEMORY_LIMIT_MIB =
+  args['memory-limit'] === 'none'
+    ? null
+    : args['memory-limit'] === 'chart'
+      ? chartMemoryLimitMiB()
+      : positive(args['memory-limit'], '--memory-limit')
 
 function positive(value: string, name: string): number {
   const number = Number(value)
@@ -173,8 +188,23 @@ async function benchServer(base: string, pid: number | undefined) {
 }
 
 /** The production server, its outbox in the bench's temporary folder. */
+/** The memory cgroup our server runs in, made once; a string says why there is none. */
+const cgroup = MEMORY_LIMIT_MIB === null ? 'not asked for' : memoryCgroup(MEMORY_LIMIT_MIB)
+if (typeof cgroup !== 'string') process.on('exit', () => cgroup.remove())
+
+/** How our server's memory is bounded, for the bench's header line. */
+function memoryNote(): string {
+  if (typeof cgroup === 'string') {
+    return `our server with the host's memory (no memory cgroup: ${cgroup})`
+  }
+  return `our server in a memory cgroup of ${fmt(cgroup.mib)} MiB${args['memory-limit'] === 'chart' ? " (the chart's limit)" : ''}, V8 heap limit ${fmt(heapLimitIn(cgroup))} MB`
+}
+
 function startOurs(extraEnv: Record<string, string> = {}) {
-  return startProductionServer({ OUTBOX_DIR: join(work, 'outbox'), ...extraEnv })
+  return startProductionServer(
+    { OUTBOX_DIR: join(work, 'outbox'), ...extraEnv },
+    typeof cgroup === 'string' ? undefined : (command, argv) => inCgroup(cgroup, command, argv),
+  )
 }
 
 /** Headers every server writes itself (framing, date, connection); the rest are replayed. */
@@ -320,7 +350,7 @@ async function bench() {
     ? `wrk, 1 thread${HAS_TASKSET ? ', core 1 (servers on core 0, taskset)' : ''}`
     : 'autocannon with a worker thread (wrk not found: its figures cap the fast servers)'
   console.log(
-    `bench: ${generator}; ${CONNECTIONS} connections, ${DURATION} s per URL, loopback, one server at a time\n`,
+    `bench: ${generator}; ${CONNECTIONS} connections, ${DURATION} s per URL, loopback, one server at a time\n${memoryNote()}\n`,
   )
   const ours = await startOurs()
   const { site, pagesFile, pages } = await savePages(ours.base)
@@ -411,7 +441,7 @@ async function soak() {
     CONTACT_TOKEN_SECRET: TEST_TOKEN_SECRET,
   })
   const seconds = SOAK_MINUTES * 60
-  console.log(`soak: ${seconds} s of mixed traffic on ${ours.base}`)
+  console.log(`soak: ${seconds} s of mixed traffic on ${ours.base}; ${memoryNote()}`)
   const rssStart = rssMb(ours.child.pid)
   const pages = [
     '/',

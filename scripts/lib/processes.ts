@@ -82,12 +82,21 @@ function serveFlags(): string[] {
   return command?.[1] ? command[1].split(/\s+/) : []
 }
 
-/** The production server as `npm run serve` starts it, logging at its default level. */
-export async function startProductionServer(env: Record<string, string>) {
+/**
+ * The production server as `npm run serve` starts it, logging at its default level; with
+ * `wrap`, started through that command (a memory cgroup: scripts/lib/memory-limit.ts).
+ */
+export async function startProductionServer(
+  env: Record<string, string>,
+  wrap: (command: string, args: string[]) => [string, string[]] = (command, args) => [
+    command,
+    args,
+  ],
+) {
   // /metrics on a port of its own, as by default, but a free one: 9464 may be taken here.
   const [port, metricsPort] = await Promise.all([freePort(), freePort()])
   const base = `http://127.0.0.1:${port}`
-  const child = start(process.execPath, [...serveFlags(), 'server/main.ts'], {
+  const child = start(...wrap(process.execPath, [...serveFlags(), 'server/main.ts']), {
     NODE_ENV: 'production',
     PORT: String(port),
     METRICS_PORT: String(metricsPort),
