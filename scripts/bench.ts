@@ -190,7 +190,11 @@ async function benchServer(base: string, pid: number | undefined) {
 /** The production server, its outbox in the bench's temporary folder. */
 /** The memory cgroup our server runs in, made once; a string says why there is none. */
 const cgroup = MEMORY_LIMIT_MIB === null ? 'not asked for' : memoryCgroup(MEMORY_LIMIT_MIB)
-if (typeof cgroup !== 'string') process.on('exit', () => cgroup.remove())
+/** Our server stopped: its cgroup goes too (a group with a process left in it stays). */
+function removeCgroup() {
+  if (typeof cgroup !== 'string') cgroup.remove()
+}
+process.on('exit', removeCgroup)
 
 /** How our server's memory is bounded, for the bench's header line. */
 function memoryNote(): string {
@@ -358,6 +362,7 @@ async function bench() {
   const oursResults = await benchServer(ours.base, ours.child.pid)
   const oursRss = rssMb(ours.child.pid)
   await stop(ours.child)
+  removeCgroup()
 
   const fastify = await startBaseline(pagesFile, 'fastify')
   const fastifyResults = await benchServer(fastify.base, fastify.child.pid)
@@ -505,6 +510,7 @@ async function soak() {
   }
   const rssEnd = rssMb(ours.child.pid)
   await stop(ours.child)
+  removeCgroup()
   await smtp.stop()
   const pageStatuses = pageResult.statusCodeStats as unknown as Record<string, { count: number }>
   const pageErrors =
