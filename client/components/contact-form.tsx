@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react'
+import { useId, useRef, useState, type SyntheticEvent } from 'react'
 import { useTranslation } from '../texts.tsx'
 import { useSearchParams } from 'react-router-dom'
 import {
@@ -83,11 +83,6 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const values = own?.values ?? initialValues
   // The service page whose call to action opened the form: its leads count under it.
   const via = own ? own.via : viaPage(form, initialValues)
-
-  useEffect(() => {
-    // A marker for tests: the form's script runs (the home page's form hydrates after the page).
-    if (formRef.current) formRef.current.dataset.hydrated = 'true'
-  }, [])
 
   function formSession(): Promise<FormSession> {
     session.current ??= loadRequests().then(({ FormSession }) => new FormSession(form, locale))

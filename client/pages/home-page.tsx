@@ -1,11 +1,10 @@
-import { useRef } from 'react'
 import { useTranslation } from '../texts.tsx'
 import { FEATURES, PARTNERS, STATS, TESTIMONIALS, statValue } from '#shared/home.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
 import { usePageTexts } from '../use-page-texts.ts'
 import { IconCard, MoreLink } from '../components/icon-card.tsx'
-import { DeferredContactForm } from '../components/deferred-contact-form.tsx'
+import { ContactForm } from '../components/contact-form.tsx'
 import { HeroIllustration } from '../components/hero-illustration.tsx'
 import { Icon } from '../components/icons.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
@@ -19,7 +18,6 @@ export function HomePage({ page }: ScreenProps) {
   const { t: tc } = useTranslation(['common', 'service-cards'])
   const { locale } = useApp()
   const { badge, title } = usePageTexts(page)
-  const contactSection = useRef<HTMLElement>(null)
   return (
     <>
       <PageMeta page={page} />
@@ -142,18 +140,13 @@ export function HomePage({ page }: ScreenProps) {
         </div>
       </section>
 
-      <section
-        ref={contactSection}
-        id="contact"
-        className="section section-contact"
-        aria-labelledby="contact-title"
-      >
+      <section id="contact" className="section section-contact" aria-labelledby="contact-title">
         <div className="container contact-grid">
           <header className="contact-intro">
             <h2 id="contact-title">{t('contact.heading')}</h2>
             <p>{t('contact.intro')}</p>
           </header>
-          <DeferredContactForm form="home" region={contactSection} />
+          <ContactForm form="home" />
         </div>
       </section>
     </>

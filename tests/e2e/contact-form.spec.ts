@@ -7,7 +7,7 @@ import { PERSON_PAUSE_MS } from '#tests/helpers/form-token.ts'
 import { sampleIn } from '#tests/helpers/metrics.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
 import { startSite, type SiteProcess } from '#tests/helpers/site-process.ts'
-import { expect, test, waitForForm, waitForHydration } from './fixtures.ts'
+import { expect, test, waitForHydration } from './fixtures.ts'
 
 const FAILING = `http://127.0.0.1:${process.env.E2E_FAILING_PORT ?? 18302}`
 
@@ -71,7 +71,7 @@ async function fill(
 for (const { locale, path, hasSubject } of FORMS) {
   test(`${path}: field errors, then success`, async ({ page }) => {
     await page.goto(path)
-    await waitForForm(page)
+    await waitForHydration(page)
     const form = page.locator('form.contact-form')
     await form.getByRole('button', { name: label(locale, 'submit') }).click()
 

@@ -67,17 +67,6 @@ export async function waitForHydration(page: Page) {
 }
 
 /**
- * Waits until the page's contact form runs its script: the home page's form loads when it
- * nears the viewport (client/components/deferred-contact-form.tsx), so it is scrolled to.
- */
-export async function waitForForm(page: Page) {
-  await waitForHydration(page)
-  const form = page.locator('form.contact-form')
-  await form.scrollIntoViewIfNeeded()
-  await expect(form).toHaveAttribute('data-hydrated', 'true')
-}
-
-/**
  * What `navigator.connection` reports, as a phone on such a connection would: it decides
  * whether pages are loaded ahead (client/runtime/prefetch.ts). Call before `goto`.
  */

@@ -96,14 +96,6 @@ function isHydrated() {
   return document.documentElement.dataset.hydrated === 'true'
 }
 
-function isFormHydrated() {
-  return document.querySelector<HTMLElement>('form.contact-form')?.dataset.hydrated === 'true'
-}
-
-function scrollTo(selector: string) {
-  document.querySelector(selector)?.scrollIntoView({ block: 'center' })
-}
-
 /**
  * Loads a path at a width and waits until React has hydrated it (with the page's scripts off:
  * until it has loaded) and its requests are done. Below the driver's narrowest window the
@@ -342,9 +334,6 @@ export async function formJourney(
 ) {
   const path = contactFormPath(form, locale)
   await open(engine, site, path)
-  // The home page's form loads as it nears the viewport: scrolled to, as a visitor would.
-  await engine.run(scrollTo, 'form.contact-form')
-  await until(engine, 'the form hydrated', isFormHydrated)
   const submit = 'form.contact-form button[type="submit"]'
   await engine.click(submit)
   await until(engine, 'showing field errors', isVisible, 'form.contact-form .field-error')
