@@ -22,6 +22,8 @@ function routerFile(name: string) {
 const FRAMEWORK =
   /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next)[\\/]/
 const ROOT = fileURLToPath(new URL('.', import.meta.url))
+/** The chunks every page has loaded before any other chunk of the app runs. */
+const ALWAYS_LOADED = /(^|\/)(entry-client|framework|rolldown-runtime)-[\w-]+\.js$/
 /**
  * What every page needs of our own code: what hydration imports (not the hydrate module
  * itself, the chunk the entry loads) and what most page modules import, minus what the entry
@@ -87,6 +89,15 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         // Images and fonts stay files: cacheable, and no data: URLs in scripts.
         assetsInlineLimit: 0,
         target: 'es2022',
+        modulePreload: {
+          // A chunk's dynamic imports need not preload what every page has before any chunk
+          // runs: the entry and what hydration imports (the framework and Rolldown's runtime).
+          // The entry's own import of hydration keeps them: they load side by side.
+          resolveDependencies: (_url, deps, { hostId }) =>
+            ALWAYS_LOADED.test(hostId) && hostId.includes('entry-client')
+              ? deps
+              : deps.filter((dep) => !ALWAYS_LOADED.test(dep)),
+        },
         rolldownOptions: {
           input: 'client/entry-client.tsx',
           output: {
