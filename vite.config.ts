@@ -92,7 +92,8 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         modulePreload: {
           // A chunk's dynamic imports need not preload what every page has before any chunk
           // runs: the entry and what hydration imports (the framework and Rolldown's runtime).
-          // The entry's own import of hydration keeps them: they load side by side.
+          // The entry's own import of hydration keeps them: they load side by side
+          // (docs/decisions/preload-lists.md).
           resolveDependencies: (_url, deps, { hostId }) =>
             ALWAYS_LOADED.test(hostId) && hostId.includes('entry-client')
               ? deps

@@ -202,10 +202,6 @@ function renderDocument(
           const integrity = data.assets.integrity?.[src]
           return integrity ? { src, integrity, crossOrigin: 'anonymous' } : src
         }),
-        // A finished Suspense boundary is written in place, never moved in later by React's
-        // inline reveal script (which the CSP refuses): React outlines finished boundaries
-        // once a document is past this many bytes, and every page is past 12,800.
-        progressiveChunkSize: Number.POSITIVE_INFINITY,
         onShellReady: options.waitForAll ? undefined : ready,
         onAllReady: options.waitForAll ? ready : undefined,
         onShellError(error) {

@@ -5,7 +5,7 @@ import { useApp } from '../app-context.tsx'
 import { usePageTexts } from '../use-page-texts.ts'
 import { IconCard, MoreLink } from '../components/icon-card.tsx'
 import { ContactForm } from '../components/contact-form.tsx'
-import { HeroArt } from '../components/hero-art.tsx'
+import { HeroIllustration } from '../components/hero-illustration.tsx'
 import { Icon } from '../components/icons.tsx'
 import { LocalizedLink } from '../components/localized-link.tsx'
 import { PageMeta } from '../components/page-meta.tsx'
@@ -38,7 +38,7 @@ export function HomePage({ page }: ScreenProps) {
               </LocalizedLink>
             </div>
           </div>
-          <HeroArt />
+          <HeroIllustration />
         </div>
       </section>
 

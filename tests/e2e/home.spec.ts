@@ -30,34 +30,6 @@ for (const { path, lang, heading, cta } of HOME) {
   })
 }
 
-test('the hero drawing stays the server’s without its script, and comes with a navigation', async ({
-  page,
-}) => {
-  const drawingScripts: string[] = []
-  page.on('request', (request) => {
-    if (/\/assets\/hero-illustration-[\w-]+\.js$/.test(request.url())) {
-      drawingScripts.push(request.url())
-    }
-  })
-  await page.goto('/de')
-  await waitForHydration(page)
-  // Hydrated and then some (the client runtime, the router's first updates): still there.
-  await page.waitForLoadState('networkidle')
-  const drawing = page.locator('svg.hero-illustration')
-  await expect(drawing).toBeVisible()
-  await expect(drawing.locator('rect')).toHaveCount(15)
-  expect(drawingScripts).toEqual([])
-
-  // The home page rendered in the browser: the drawing's module comes with the page's own.
-  await page.locator('header a[href="/de/about"]').first().click()
-  await expect(page.locator('h1#about-title')).toBeVisible()
-  await expect(drawing).toHaveCount(0)
-  await page.locator('header a[href="/de"]').first().click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Moderne IT/)
-  await expect(drawing).toBeVisible()
-  expect(drawingScripts).toHaveLength(1)
-})
-
 test('the 404 page passes axe and HTML_CodeSniffer in every language and both themes', async ({
   page,
   problems,
