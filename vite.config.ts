@@ -22,8 +22,10 @@ function routerFile(name: string) {
 const FRAMEWORK =
   /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|i18next)[\\/]/
 const ROOT = fileURLToPath(new URL('.', import.meta.url))
-/** The chunks every page has loaded before any other chunk of the app runs. */
+/** The chunks every page has loaded before any other chunk of the app runs… */
 const ALWAYS_LOADED = /(^|\/)(entry-client|framework|rolldown-runtime)-[\w-]+\.js$/
+/** …of which the entry loads the others. */
+const ENTRY_CHUNK = /(^|\/)entry-client-[\w-]+\.js$/
 /**
  * What every page needs of our own code: what hydration imports (not the hydrate module
  * itself, the chunk the entry loads) and what most page modules import, minus what the entry
@@ -95,9 +97,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
           // The entry's own import of hydration keeps them: they load side by side
           // (docs/decisions/preload-lists.md).
           resolveDependencies: (_url, deps, { hostId }) =>
-            ALWAYS_LOADED.test(hostId) && hostId.includes('entry-client')
-              ? deps
-              : deps.filter((dep) => !ALWAYS_LOADED.test(dep)),
+            ENTRY_CHUNK.test(hostId) ? deps : deps.filter((dep) => !ALWAYS_LOADED.test(dep)),
         },
         rolldownOptions: {
           input: 'client/entry-client.tsx',
