@@ -14,11 +14,9 @@ type JsonModule = { default: Record<string, unknown> }
 // One small chunk per locale and namespace: the browser only loads what the page needs. Not
 // `common`, which every page embeds, nor `mail`, the lead e-mail's texts, which no page reads
 // (tests/client/browser-i18n.test.ts): each entry of this map is first-view JavaScript.
-const bundles = import.meta.glob<JsonModule>([
-  '../locales/*/*.json',
-  '!../locales/*/common.json',
-  '!../locales/*/mail.json',
-])
+const bundles = import.meta.glob<JsonModule>(['./*/*.json', '!./*/common.json', '!./*/mail.json'], {
+  base: '../locales',
+})
 
 /** The browser's instance, initialised synchronously from the texts embedded in the page. */
 export function createClientI18n(locale: Locale, resources: LocaleResources): I18n {
@@ -56,7 +54,7 @@ export async function loadNamespaces(
     namespaces
       .filter((ns) => !i18n.hasResourceBundle(locale, ns))
       .map(async (ns) => {
-        const load = bundles[`../locales/${locale}/${ns}.json`]
+        const load = bundles[`./${locale}/${ns}.json`]
         if (!load) throw new Error(`Missing locale bundle ${locale}/${ns}`)
         const bundle = await load()
         i18n.addResourceBundle(locale, ns, bundle.default, true, true)

@@ -4,7 +4,7 @@ import { AppContext } from './app-context.tsx'
 import {
   APP_DATA_ID,
   RUNTIME_CONFIG_ID,
-  serializeAppData,
+  serializeForScript,
   type AppData,
   type RuntimeConfig,
 } from '#shared/page-data.ts'
@@ -63,7 +63,7 @@ export function Document({ data, json, runtime, children }: DocumentProps) {
         <script
           type="application/json"
           id={RUNTIME_CONFIG_ID}
-          dangerouslySetInnerHTML={{ __html: serializeAppData(runtime) }}
+          dangerouslySetInnerHTML={{ __html: serializeForScript(runtime) }}
         />
         <script
           type="application/json"

@@ -14,7 +14,7 @@ import type { PolicyFacts } from '#shared/legal.ts'
 import { EVERY_PAGE_NAMESPACES, type LocaleResources, type Namespace } from '#shared/texts.ts'
 import { LOCALES, localeBasename, type Locale } from '#shared/locales.ts'
 import {
-  serializeAppData,
+  serializeForScript,
   type AppData,
   type DevError,
   type AssetResolver,
@@ -193,7 +193,7 @@ function renderDocument(
     }
     const { pipe, abort } = renderToPipeableStream(
       <I18nProvider i18n={i18n}>
-        <Document data={data} json={serializeAppData(data)} runtime={options.runtime}>
+        <Document data={data} json={serializeForScript(data)} runtime={options.runtime}>
           <StaticRouterProvider router={router} context={context} hydrate={false} />
         </Document>
       </I18nProvider>,

@@ -40,12 +40,21 @@ export function statValue(stat: Stat, locale: string): string {
 /**
  * Testimonials: the quote and role are copy (`home:testimonials.<key>`), the person is data.
  * A doctorate is written the language's way (`home:testimonials.doctor`: "Dr." / "dr").
+ * The avatar shows the initials of the name.
  */
 export const TESTIMONIALS = [
-  { key: 'logistics', name: 'Thomas Brandt', initials: 'TB', isDoctor: false },
-  { key: 'retail', name: 'Magdalena Zielińska', initials: 'MZ', isDoctor: false },
-  { key: 'healthcare', name: 'Sabine Krüger', initials: 'SK', isDoctor: true },
+  { key: 'logistics', name: 'Thomas Brandt', isDoctor: false },
+  { key: 'retail', name: 'Magdalena Zielińska', isDoctor: false },
+  { key: 'healthcare', name: 'Sabine Krüger', isDoctor: true },
 ] as const
+
+/** A name's initials, as its avatar shows them: "Sabine Krüger" → "SK". */
+export function initials(name: string): string {
+  return name
+    .split(' ')
+    .map((part) => part[0])
+    .join('')
+}
 
 /** Partner banner: neutral text wordmarks. SAMPLE NAMES, edited here by the company. */
 export const PARTNERS = [

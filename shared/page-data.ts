@@ -63,14 +63,10 @@ export type RuntimeConfig = {
 }
 
 /**
- * JSON for a `<script type="application/json">`: `<` is escaped so no `</script>` or `<!--`
- * can end the block, and U+2028/U+2029 so the text is also valid JavaScript.
+ * JSON for a `<script>` data block (the page data, the runtime configuration, structured
+ * data): `<` is escaped so no `</script>` or `<!--` can end the block, and U+2028/U+2029 so
+ * the text is also valid JavaScript.
  */
-export function serializeAppData(data: AppData | RuntimeConfig): string {
-  return serializeForScript(data)
-}
-
-/** Any JSON for a `<script>` data block (the page data, structured data), escaped as above. */
 export function serializeForScript(data: unknown): string {
   return JSON.stringify(data)
     .replace(/</g, '\\u003c')

@@ -100,7 +100,10 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       })
   }
 
-  function focusFirstError(found: FieldErrors) {
+  /** Shows what the schema or the server found, and takes the visitor to the first field. */
+  function showErrors(found: FieldErrors) {
+    setErrors(found)
+    setStatus('idle')
     const first = fields.find((field) => found[field.name])
     if (first) document.getElementById(fieldId(first.name))?.focus()
   }
@@ -115,10 +118,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
     const { parseContact } = await loadSchema()
     const checked = parseContact(data)
     if (!checked.success) {
-      const found = checked.errors
-      setErrors(found)
-      setStatus('idle')
-      focusFirstError(found)
+      showErrors(checked.errors)
       return
     }
     setErrors({})
@@ -129,9 +129,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
         formRef.current?.reset()
         setStatus('success')
       } else if (answer.status === 'invalid') {
-        setErrors(answer.errors)
-        setStatus('idle')
-        focusFirstError(answer.errors)
+        showErrors(answer.errors)
       } else if (answer.status === 'rateLimited') {
         setRetryAfterSeconds(answer.retryAfterSeconds)
         setStatus('rateLimited')

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 /**
  * Decorative 24×24 stroke icons, drawn here so no icon font or third-party file is loaded.
  * The tables in `shared/` name them (`icon: 'cloud'`); `<Icon name="cloud" />` draws one.
+ * Lines of one icon share a path: every page's script carries the whole set.
  */
 const ICONS = {
   menu: <path d="M4 7h16M4 12h16M4 17h16" />,
@@ -16,23 +17,12 @@ const ICONS = {
       <path d="M7 7.5h.01M7 16.5h.01M11 7.5h6M11 16.5h6" />
     </>
   ),
-  shield: (
-    <>
-      <path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6z" />
-      <path d="M9 12l2 2 4-4" />
-    </>
-  ),
-  layers: (
-    <>
-      <path d="M12 3l9 5-9 5-9-5z" />
-      <path d="M3 13l9 5 9-5" />
-    </>
-  ),
+  shield: <path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6zM9 12l2 2 4-4" />,
+  layers: <path d="M12 3l9 5-9 5-9-5zM3 13l9 5 9-5" />,
   users: (
     <>
       <circle cx="9" cy="8" r="3.5" />
-      <path d="M2.5 20c.6-3.6 3.2-6 6.5-6s5.9 2.4 6.5 6" />
-      <path d="M16 4.6a3.5 3.5 0 010 6.8M18 14.3c2 .8 3.2 2.8 3.5 5.7" />
+      <path d="M2.5 20c.6-3.6 3.2-6 6.5-6s5.9 2.4 6.5 6M16 4.6a3.5 3.5 0 010 6.8M18 14.3c2 .8 3.2 2.8 3.5 5.7" />
     </>
   ),
   route: (
@@ -44,11 +34,7 @@ const ICONS = {
   ),
   cloud: <path d="M7 18h10.5a4 4 0 00.6-8 6 6 0 00-11.6 1.5A3.3 3.3 0 007 18z" />,
   refresh: (
-    <>
-      <path d="M20 11a8 8 0 00-14.3-4.9L4 8" />
-      <path d="M4 4v4h4M4 13a8 8 0 0014.3 4.9L20 16" />
-      <path d="M20 20v-4h-4" />
-    </>
+    <path d="M20 11a8 8 0 00-14.3-4.9L4 8M4 4v4h4M4 13a8 8 0 0014.3 4.9L20 16M20 20v-4h-4" />
   ),
   monitor: (
     <>
@@ -59,10 +45,9 @@ const ICONS = {
   plug: <path d="M9 3v5M15 3v5M6 8h12v3a6 6 0 01-12 0zM12 17v4" />,
   headset: (
     <>
-      <path d="M4 14v-2a8 8 0 0116 0v2" />
+      <path d="M4 14v-2a8 8 0 0116 0v2M19 20c0 1-1.5 1.5-4 1.5h-2" />
       <rect x="3" y="14" width="4" height="6" rx="1.5" />
       <rect x="17" y="14" width="4" height="6" rx="1.5" />
-      <path d="M19 20c0 1-1.5 1.5-4 1.5h-2" />
     </>
   ),
   lock: (
@@ -99,18 +84,8 @@ const ICONS = {
       <path d="M9 4V3h6v1M9 13l2 2 4-4" />
     </>
   ),
-  graduation: (
-    <>
-      <path d="M2 9l10-5 10 5-10 5z" />
-      <path d="M6 11v5c2 1.5 4 2 6 2s4-.5 6-2v-5M22 9v6" />
-    </>
-  ),
-  alert: (
-    <>
-      <path d="M12 3l9.5 17h-19z" />
-      <path d="M12 10v4.5M12 17.5h.01" />
-    </>
-  ),
+  graduation: <path d="M2 9l10-5 10 5-10 5zM6 11v5c2 1.5 4 2 6 2s4-.5 6-2v-5M22 9v6" />,
+  alert: <path d="M12 3l9.5 17h-19zM12 10v4.5M12 17.5h.01" />,
 } satisfies Record<string, ReactNode>
 
 export type IconName = keyof typeof ICONS
@@ -130,7 +105,6 @@ export function Icon({ name, className }: IconProps) {
       strokeLinecap="round"
       strokeLinejoin="round"
       aria-hidden="true"
-      focusable="false"
     >
       {ICONS[name]}
     </svg>
@@ -139,14 +113,7 @@ export function Icon({ name, className }: IconProps) {
 
 export function LogoMark({ className }: { className?: string }) {
   return (
-    <svg
-      className={className}
-      viewBox="0 0 32 32"
-      width="32"
-      height="32"
-      aria-hidden="true"
-      focusable="false"
-    >
+    <svg className={className} viewBox="0 0 32 32" width="32" height="32" aria-hidden="true">
       <rect width="32" height="32" rx="8" className="logo-bg" />
       <path
         d="M8 22V10l8 7 8-7v12"

@@ -1,5 +1,5 @@
 import { useTranslation } from '../texts.tsx'
-import { FEATURES, PARTNERS, STATS, TESTIMONIALS, statValue } from '#shared/home.ts'
+import { FEATURES, PARTNERS, STATS, TESTIMONIALS, initials, statValue } from '#shared/home.ts'
 import { SERVICES, servicePath } from '#shared/services.ts'
 import { useApp } from '../app-context.tsx'
 import { usePageTexts } from '../use-page-texts.ts'
@@ -112,33 +112,28 @@ export function HomePage({ page }: ScreenProps) {
         </p>
       </Section>
 
-      <section className="section" aria-labelledby="testimonials-title">
-        <div className="container">
-          <header className="section-header">
-            <h2 id="testimonials-title">{t('testimonials.heading')}</h2>
-          </header>
-          <ul className="testimonial-grid">
-            {TESTIMONIALS.map(({ key, name, initials, isDoctor }) => (
-              <li key={key}>
-                <figure className="testimonial">
-                  <blockquote>
-                    <p>{t(`testimonials.${key}.quote`)}</p>
-                  </blockquote>
-                  <figcaption>
-                    <div className="avatar" aria-hidden="true">
-                      {initials}
-                    </div>
-                    <div>
-                      <strong>{isDoctor ? t('testimonials.doctor', { name }) : name}</strong>
-                      <div className="testimonial-role">{t(`testimonials.${key}.role`)}</div>
-                    </div>
-                  </figcaption>
-                </figure>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="testimonials" title={t('testimonials.heading')}>
+        <ul className="testimonial-grid">
+          {TESTIMONIALS.map(({ key, name, isDoctor }) => (
+            <li key={key}>
+              <figure className="testimonial">
+                <blockquote>
+                  <p>{t(`testimonials.${key}.quote`)}</p>
+                </blockquote>
+                <figcaption>
+                  <div className="avatar" aria-hidden="true">
+                    {initials(name)}
+                  </div>
+                  <div>
+                    <strong>{isDoctor ? t('testimonials.doctor', { name }) : name}</strong>
+                    <div className="testimonial-role">{t(`testimonials.${key}.role`)}</div>
+                  </div>
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
       <section id="contact" className="section section-contact" aria-labelledby="contact-title">
         <div className="container contact-grid">

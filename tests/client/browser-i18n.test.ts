@@ -8,7 +8,7 @@ import { PAGES } from '#shared/pages.ts'
 import { EVERY_PAGE_NAMESPACES } from '#shared/texts.ts'
 
 const source = readFileSync(join(import.meta.dirname, '../../client/browser-i18n.ts'), 'utf8')
-const excluded = [...source.matchAll(/'!\.\.\/locales\/\*\/([\w-]+)\.json'/g)].map(
+const excluded = [...source.matchAll(/'!\.\/\*\/([\w-]+)\.json'/g)].map(
   (m) => m[1] ?? '',
 )
 
