@@ -8,9 +8,7 @@ import { PAGES } from '#shared/pages.ts'
 import { EVERY_PAGE_NAMESPACES } from '#shared/texts.ts'
 
 const source = readFileSync(join(import.meta.dirname, '../../client/browser-i18n.ts'), 'utf8')
-const excluded = [...source.matchAll(/'!\.\/\*\/([\w-]+)\.json'/g)].map(
-  (m) => m[1] ?? '',
-)
+const excluded = [...source.matchAll(/'!\.\/\*\/([\w-]+)\.json'/g)].map((m) => m[1] ?? '')
 
 describe("the browser's locale bundles", () => {
   it('leave out only namespaces every page embeds or no page reads', () => {
