@@ -1,50 +1,26 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { LOCALES } from '#shared/locales.ts'
 import { SERVICES, serviceNamespace } from '#shared/services.ts'
+import {
+  flatten,
+  markerProblems,
+  pluralBase,
+  pluralProblems,
+} from '#tests/helpers/locale-checks.ts'
+import { texts } from '#tests/helpers/locales.ts'
 
 /**
  * English is the source of truth: German and Polish must have exactly its keys, the same
  * placeholders and tags, the plural forms their language needs, and no empty strings.
  */
 const LOCALES_DIR = join(import.meta.dirname, '..', '..', 'locales')
-const PLURAL_SUFFIXES = ['_zero', '_one', '_two', '_few', '_many', '_other'] as const
-
-type Tree = { [key: string]: string | Tree }
-
-function read(locale: string, ns: string): Tree {
-  return JSON.parse(readFileSync(join(LOCALES_DIR, locale, `${ns}.json`), 'utf8')) as Tree
-}
-
-function flatten(tree: Tree, prefix = ''): Map<string, string> {
-  const entries = new Map<string, string>()
-  for (const [key, value] of Object.entries(tree)) {
-    const path = prefix ? `${prefix}.${key}` : key
-    if (typeof value === 'string') entries.set(path, value)
-    else for (const [k, v] of flatten(value, path)) entries.set(k, v)
-  }
-  return entries
-}
-
-function pluralBase(key: string) {
-  const suffix = PLURAL_SUFFIXES.find((candidate) => key.endsWith(candidate))
-  return suffix ? key.slice(0, -suffix.length) : null
-}
 
 /** Keys with plural suffixes collapse to their base: languages need different forms. */
 function comparableKeys(entries: Map<string, string>) {
   return [...new Set([...entries.keys()].map((key) => pluralBase(key) ?? key))].sort()
-}
-
-/** Placeholders by name: a locale may format a figure its own way (`20 Mio.`, `20 million`). */
-function markers(text: string) {
-  const placeholders = [...text.matchAll(/\{\{\s*([\w.]+)\s*(?:,[^}]*)?\}\}/g)].map(
-    ([, name]) => `{{${name}}}`,
-  )
-  const tags = text.match(/<\/?[A-Za-z][\w-]*\s*\/?>/g) ?? []
-  return [...placeholders, ...tags].sort()
 }
 
 /** Lower-case words that are spelled the same in English and German or Polish. */
@@ -62,11 +38,6 @@ function isSameInEveryLanguage(text: string) {
   )
 }
 
-/** The plural forms a language needs (i18next's suffixes are CLDR's categories). */
-function requiredPlurals(locale: string): string[] {
-  return new Intl.PluralRules(locale).resolvedOptions().pluralCategories.map((c) => `_${c}`)
-}
-
 describe('locale files', () => {
   it('exist for every locale and namespace, and nothing else', () => {
     for (const locale of LOCALES) {
@@ -76,10 +47,10 @@ describe('locale files', () => {
   })
 
   for (const ns of FILE_NAMESPACES) {
-    const english = flatten(read('en', ns))
+    const english = flatten(texts('en', ns))
     for (const locale of LOCALES) {
       describe(`${locale}/${ns}`, () => {
-        const entries = flatten(read(locale, ns))
+        const entries = flatten(texts(locale, ns))
 
         it('has exactly the English keys', () => {
           expect(comparableKeys(entries)).toEqual(comparableKeys(english))
@@ -91,11 +62,7 @@ describe('locale files', () => {
         })
 
         it('keeps every placeholder and tag of English', () => {
-          for (const [key, value] of entries) {
-            const base = pluralBase(key)
-            const source = english.get(key) ?? (base ? english.get(`${base}_other`) : undefined)
-            expect(markers(value), `${locale}/${ns}:${key}`).toEqual(markers(source ?? ''))
-          }
+          expect(markerProblems(english, entries)).toEqual([])
         })
 
         it('leaves no English text untranslated', () => {
@@ -107,12 +74,7 @@ describe('locale files', () => {
         })
 
         it('has the plural forms the language needs', () => {
-          const bases = new Set([...entries.keys()].map(pluralBase).filter((b) => b !== null))
-          for (const base of bases) {
-            for (const suffix of requiredPlurals(locale)) {
-              expect(entries.has(`${base}${suffix}`), `${locale}/${ns}:${base}${suffix}`).toBe(true)
-            }
-          }
+          expect(pluralProblems(entries, locale)).toEqual([])
         })
       })
     }
@@ -121,9 +83,9 @@ describe('locale files', () => {
   // Every service page renders the pattern of the first service's texts (typed from it):
   // another service's file must have all of its keys (and may have more, for its own sections).
   const [pattern] = SERVICES
-  const patternKeys = comparableKeys(flatten(read('en', serviceNamespace(pattern.slug))))
+  const patternKeys = comparableKeys(flatten(texts('en', serviceNamespace(pattern.slug))))
   it.each(SERVICES.map(({ slug }) => slug))('service-%s has the whole service pattern', (slug) => {
-    const keys = comparableKeys(flatten(read('en', serviceNamespace(slug))))
+    const keys = comparableKeys(flatten(texts('en', serviceNamespace(slug))))
     const structural = (key: string) => key.replace(/\.\d+(\.|$)/g, '.#$1')
     const missing = patternKeys
       .map(structural)
@@ -132,8 +94,8 @@ describe('locale files', () => {
   })
 
   it('uses correct diacritics rather than ASCII stand-ins', () => {
-    const german = [...flatten(read('de', 'home')).values()].join(' ')
-    const polish = [...flatten(read('pl', 'home')).values()].join(' ')
+    const german = [...flatten(texts('de', 'home')).values()].join(' ')
+    const polish = [...flatten(texts('pl', 'home')).values()].join(' ')
     expect(german).toMatch(/[äöüß]/)
     expect(german).not.toMatch(/\b(fuer|ueber|Loesung|koennen|moechten)\b/)
     expect(polish).toMatch(/[ąćęłńóśźż]/)
