@@ -56,8 +56,24 @@ export async function loadNamespaces(
       .map(async (ns) => {
         const load = bundles[`./${locale}/${ns}.json`]
         if (!load) throw new Error(`Missing locale bundle ${locale}/${ns}`)
-        const bundle = await load()
-        i18n.addResourceBundle(locale, ns, bundle.default, true, true)
+        const bundle = (await load()).default
+        // Development only: in a production build this is `bundle` and the function is gone.
+        const texts = import.meta.env.DEV ? await pseudoInDevelopment(i18n, bundle) : bundle
+        i18n.addResourceBundle(locale, ns, texts, true, true)
       }),
   )
+}
+
+/**
+ * Development (`npm run dev` with `PSEUDO_LOCALE=1`): the texts of a page reached later are
+ * pseudo-localised like the ones the server embedded, which show whether the pseudo-locale is
+ * on. Never in a production build (`import.meta.env.DEV` is false there).
+ */
+async function pseudoInDevelopment(i18n: I18n, bundle: Record<string, unknown>) {
+  if (i18n.language !== 'en') return bundle
+  const { PSEUDO_START, pseudoLocalizeTree } = await import('#shared/pseudo-locale.ts')
+  const sample = i18n.getResource('en', 'common', 'site.name') as unknown
+  return typeof sample === 'string' && sample.startsWith(PSEUDO_START)
+    ? pseudoLocalizeTree(bundle)
+    : bundle
 }

@@ -6,7 +6,9 @@
 // Options: --out DIR (default reports/screenshots, or reports/screenshots-MODE), --pages
 // /,/contact (unprefixed paths; default: all), --compare DIR (report which screenshots differ
 // from that folder's), --mode light|dark|forced (the colour scheme the browser asks for, or
-// forced colours as Windows high contrast sets them; default light).
+// forced colours as Windows high contrast sets them; default light), --pseudo (the English
+// pages in the pseudo-locale, shared/pseudo-locale.ts: the build served with NODE_ENV=test,
+// as production never serves it).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -33,6 +35,7 @@ const { values: args } = parseArgs({
     pages: { type: 'string' },
     compare: { type: 'string' },
     mode: { type: 'string', default: 'light' },
+    pseudo: { type: 'boolean', default: false },
   },
 })
 if (!Object.hasOwn(MODES, args.mode)) {
@@ -40,15 +43,16 @@ if (!Object.hasOwn(MODES, args.mode)) {
   process.exit(2)
 }
 const mode = args.mode as keyof typeof MODES
-const out =
-  args.out ?? join(ROOT, 'reports', mode === 'light' ? 'screenshots' : `screenshots-${mode}`)
+const variant = [...(mode === 'light' ? [] : [mode]), ...(args.pseudo ? ['pseudo'] : [])]
+const out = args.out ?? join(ROOT, 'reports', ['screenshots', ...variant].join('-'))
 
 const wanted = args.pages?.split(',').map((path) => path.trim())
 /** Every page of the table in every locale (or those asked for), then the 404 page. */
 const shots = [
-  ...LOCALIZED_PAGES.filter((entry) => !wanted || wanted.includes(entry.page.path)).map(
-    (entry) => ({ path: entry.path, name: `${entry.locale}-${entry.id}` }),
-  ),
+  ...LOCALIZED_PAGES.filter((entry) => !wanted || wanted.includes(entry.page.path))
+    // The pseudo-locale takes English's place.
+    .filter((entry) => !args.pseudo || entry.locale === 'en')
+    .map((entry) => ({ path: entry.path, name: `${entry.locale}-${entry.id}` })),
   { path: '/this-page-does-not-exist', name: 'en-not-found' },
 ]
 
@@ -60,7 +64,10 @@ async function settle(page: Page) {
 requireBuild()
 rmSync(out, { recursive: true, force: true })
 mkdirSync(out, { recursive: true })
-const { child, base } = await startProductionServer({ LOG_LEVEL: 'warn' })
+const { child, base } = await startProductionServer({
+  LOG_LEVEL: 'warn',
+  ...(args.pseudo ? { NODE_ENV: 'test', PSEUDO_LOCALE: '1' } : {}),
+})
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const different: string[] = []
 try {

@@ -238,7 +238,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   // the one cookie the site reads (the locale, on `/`) is parsed where it is read, with
   // `app.parseCookie`, so a page answered from memory pays for no parsing.
   await app.register(fastifyCookie, { hook: false })
-  await app.register(i18nPlugin, { localesDir: overrides.localesDir ?? join(ROOT, 'locales') })
+  await app.register(i18nPlugin, {
+    localesDir: overrides.localesDir ?? join(ROOT, 'locales'),
+    pseudoLocale: config.PSEUDO_LOCALE,
+  })
   if (isDevelopment) {
     // `npm run dev`: the same app and render path, with Vite serving the client from source.
     const { devServerPlugin } = await import('./plugins/dev-server.ts')

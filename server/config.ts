@@ -279,6 +279,11 @@ export const ConfigSchema = z.object({
    * "last updated" date and history show it (README, Legal texts).
    */
   POLICY_SETTINGS_SINCE: z.iso.date({ error: 'must be a date like 2026-12-01' }).optional(),
+  /**
+   * Development and tests only: the English texts replaced by the pseudo-locale
+   * (shared/pseudo-locale.ts; README, "The pseudo-locale"). Refused in production.
+   */
+  PSEUDO_LOCALE: z.stringbool({ error: 'must be 1 or 0' }).default(false),
 })
 
 /**
@@ -309,6 +314,7 @@ export function changedPolicySettings(
 /** The schema with the defaults that depend on other variables filled in. */
 const ResolvedConfigSchema = ConfigSchema.superRefine(dkimSettings)
   .superRefine(policySettingsSince)
+  .superRefine(pseudoLocaleOutsideProduction)
   .transform((config, context) => {
     if (config.METRICS_PORT !== undefined) return { ...config, METRICS_PORT: config.METRICS_PORT }
     // `npm run dev` keeps /metrics beside its pages (localhost:3000/metrics): dev servers of
@@ -360,6 +366,20 @@ function policySettingsSince(config: z.infer<typeof ConfigSchema>, context: z.Re
       code: 'custom',
       path: ['POLICY_SETTINGS_SINCE'],
       message: `must be unset while the settings the privacy policy states have their defaults (${POLICY_STATED_SETTINGS.join(', ')})`,
+    })
+  }
+}
+
+/** The pseudo-locale is for development and tests: production never serves it. */
+function pseudoLocaleOutsideProduction(
+  config: z.infer<typeof ConfigSchema>,
+  context: z.RefinementCtx,
+) {
+  if (config.PSEUDO_LOCALE && config.NODE_ENV === 'production') {
+    context.addIssue({
+      code: 'custom',
+      path: ['PSEUDO_LOCALE'],
+      message: 'is for development and tests (NODE_ENV development or test), never production',
     })
   }
 }

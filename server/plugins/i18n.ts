@@ -7,6 +7,7 @@ import { I18N_BASE_OPTIONS, type FileResources } from '#shared/texts.ts'
 import { typesetPostProcessor } from '#shared/typography.ts'
 import { deriveNamespaces, FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { LOCALES, type Locale } from '#shared/locales.ts'
+import { pseudoLocalizeTree } from '#shared/pseudo-locale.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,7 +18,11 @@ declare module 'fastify' {
   }
 }
 
-export type I18nPluginOptions = { localesDir: string }
+export type I18nPluginOptions = {
+  localesDir: string
+  /** The English texts replaced by the pseudo-locale (`PSEUDO_LOCALE`, never in production). */
+  pseudoLocale?: boolean
+}
 
 /** Why a locale file did not load, naming file and, for a syntax error, the position. */
 export function describeLocaleProblem(path: string): string {
@@ -54,7 +59,7 @@ export function addDerivedNamespaces(i18n: I18n, locale: Locale): Record<string,
  * renders with (and the build's share images are written with). A file the backend could not
  * read stops the start, naming the file and, for broken JSON, the position.
  */
-export async function loadSiteTexts(localesDir: string): Promise<I18n> {
+export async function loadSiteTexts(localesDir: string, pseudoLocale = false): Promise<I18n> {
   const root = i18next.createInstance()
   // Typesetting (shared/typography.ts); the per-locale clones share the root's processors.
   root.use(typesetPostProcessor)
@@ -72,14 +77,23 @@ export async function loadSiteTexts(localesDir: string): Promise<I18n> {
         throw new Error(describeLocaleProblem(join(localesDir, locale, `${ns}.json`)))
       }
     }
+    if (pseudoLocale && locale === 'en') usePseudoLocale(root, FILE_NAMESPACES)
     addDerivedNamespaces(root, locale)
   }
   return root
 }
 
+/** The English texts of `namespaces` replaced by their pseudo-localised form. */
+export function usePseudoLocale(i18n: I18n, namespaces: readonly string[]): void {
+  for (const ns of namespaces) {
+    const bundle = i18n.getResourceBundle('en', ns) as Record<string, unknown>
+    i18n.addResourceBundle('en', ns, pseudoLocalizeTree(bundle), false, true)
+  }
+}
+
 export const i18nPlugin = fp<I18nPluginOptions>(
-  async (app, { localesDir }) => {
-    const root = await loadSiteTexts(localesDir)
+  async (app, { localesDir, pseudoLocale = false }) => {
+    const root = await loadSiteTexts(localesDir, pseudoLocale)
     // One clone per locale, made once: a request only reads texts, so all requests in a
     // language share it and a render costs no instance. The clones share the root's store,
     // so texts added to the root (development edits) are theirs at once. `initAsync: false`:

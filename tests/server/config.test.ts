@@ -134,6 +134,18 @@ describe('loadConfig', () => {
     )
   })
 
+  it('takes PSEUDO_LOCALE in development and tests, never in production', () => {
+    expect(loadConfig({}).PSEUDO_LOCALE).toBe(false)
+    expect(loadConfig({ NODE_ENV: 'development', PSEUDO_LOCALE: '1' }).PSEUDO_LOCALE).toBe(true)
+    expect(loadConfig({ NODE_ENV: 'test', PSEUDO_LOCALE: 'true' }).PSEUDO_LOCALE).toBe(true)
+    expect(() => loadConfig({ PSEUDO_LOCALE: '1' })).toThrow(
+      /PSEUDO_LOCALE.*is for development and tests \(NODE_ENV development or test\), never production/,
+    )
+    expect(() => loadConfig({ NODE_ENV: 'test', PSEUDO_LOCALE: 'maybe' })).toThrow(
+      /PSEUDO_LOCALE.*must be 1 or 0/,
+    )
+  })
+
   it('reads TRUST_PROXY as a hop count or an address list', () => {
     expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2)
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8' }).TRUST_PROXY).toEqual([

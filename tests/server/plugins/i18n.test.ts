@@ -63,3 +63,24 @@ describe('Polish plural forms rendered by the server through i18next', () => {
     expect(twentyFiveMinutes).toContain('z licznikami przez 25 minut, a następnie usuwany')
   })
 })
+
+describe('the pseudo-locale (PSEUDO_LOCALE=1, development and tests)', () => {
+  let app: FastifyInstance
+  beforeAll(async () => {
+    app = await buildTestApp({ PSEUDO_LOCALE: '1' })
+  })
+  afterAll(async () => {
+    await app.close()
+  })
+
+  it('replaces the English texts, marked at both ends, and leaves German and Polish alone', async () => {
+    const english = visibleText((await app.inject('/about')).body)
+    // The header's link and the page's heading, longer and accented between markers.
+    expect(english).toContain('⟦ÁÁbööüüt⟧')
+    expect(english).toMatch(/⟦[^⟧]*⟧/)
+    expect(english).not.toContain(' About ')
+    const german = visibleText((await app.inject('/de/about')).body)
+    expect(german).toContain('Über uns')
+    expect(german).not.toContain('⟦')
+  })
+})
