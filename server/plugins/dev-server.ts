@@ -8,7 +8,7 @@ import type * as EntryServer from '#client/entry-server.tsx'
 import { LOCALE_UPDATE_EVENT, type LocaleUpdate } from '#shared/texts.ts'
 import { FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { isLocale } from '#shared/locales.ts'
-import { addDerivedNamespaces, usePseudoLocale } from './i18n.ts'
+import { addDerivedNamespaces, pseudoLocalizeEnglish } from './i18n.ts'
 import type { Renderer } from './renderer.ts'
 
 export type DevServerOptions = { root: string }
@@ -121,7 +121,7 @@ function localeHotUpdate(app: FastifyInstance, root: string): Plugin {
           app.log.error({ file: `locales/${locale}/${ns}.json` }, 'texts not reloaded')
           return
         }
-        if (app.config.PSEUDO_LOCALE && locale === 'en') usePseudoLocale(app.i18n, [ns])
+        if (app.config.PSEUDO_LOCALE && locale === 'en') pseudoLocalizeEnglish(app.i18n, [ns])
         const resources = app.i18n.getResourceBundle(locale, ns) as LocaleUpdate['resources']
         const derived = Object.entries(addDerivedNamespaces(app.i18n, locale))
         for (const [name, bundle] of [[ns, resources] as const, ...derived]) {

@@ -77,14 +77,14 @@ export async function loadSiteTexts(localesDir: string, pseudoLocale = false): P
         throw new Error(describeLocaleProblem(join(localesDir, locale, `${ns}.json`)))
       }
     }
-    if (pseudoLocale && locale === 'en') usePseudoLocale(root, FILE_NAMESPACES)
+    if (pseudoLocale && locale === 'en') pseudoLocalizeEnglish(root, FILE_NAMESPACES)
     addDerivedNamespaces(root, locale)
   }
   return root
 }
 
 /** The English texts of `namespaces` replaced by their pseudo-localised form. */
-export function usePseudoLocale(i18n: I18n, namespaces: readonly string[]): void {
+export function pseudoLocalizeEnglish(i18n: I18n, namespaces: readonly string[]): void {
   for (const ns of namespaces) {
     const bundle = i18n.getResourceBundle('en', ns) as Record<string, unknown>
     i18n.addResourceBundle('en', ns, pseudoLocalizeTree(bundle), false, true)
