@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import i18next from 'i18next'
 import type { Locale } from '#shared/locales.ts'
+import { flatten } from './locale-checks.ts'
 import { FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { PAGES, type Page, type PageId } from '#shared/pages.ts'
 import { serviceNamespace } from '#shared/services.ts'
@@ -23,18 +24,10 @@ export function get(tree: Json, path: string): unknown {
   return path.split('.').reduce<unknown>((node, key) => (node as Json)[key], tree)
 }
 
-function leaves(tree: Json, prefix = ''): [string, string][] {
-  return Object.entries(tree).flatMap(([key, value]): [string, string][] => {
-    const path = prefix ? `${prefix}.${key}` : key
-    if (typeof value === 'string') return [[path, value]]
-    return leaves(value as Json, path)
-  })
-}
-
 /** Every text of a language as `[namespace:path, text]`, from all its files. */
 export function localeStrings(locale: Locale): (readonly [string, string])[] {
   return FILE_NAMESPACES.flatMap((ns) =>
-    leaves(texts(locale, ns)).map(([path, text]) => [`${ns}:${path}`, text] as const),
+    [...flatten(texts(locale, ns))].map(([path, text]) => [`${ns}:${path}`, text] as const),
   )
 }
 
