@@ -29,16 +29,10 @@ type ContactFormProps = {
 
 type ContactFormValues = Partial<Record<ContactFieldName, string>>
 
-type Status =
-  | 'idle'
-  | 'verifying'
-  | 'sending'
-  | 'success'
-  | 'error'
-  | 'rateLimited'
-  | 'foreign'
-  | 'expired'
-  | 'proofFailed'
+/** Not sent, and what to do about it (`form.status.<notice>`); `rateLimited` says when. */
+type Notice = 'error' | 'foreign' | 'expired' | 'proofFailed'
+
+type Status = 'idle' | 'verifying' | 'sending' | 'success' | 'rateLimited' | Notice
 
 /** The schema (zod) loads when a visitor starts on the form, not with the page. */
 const loadSchema = () => import('#shared/contact-schema.ts')
@@ -176,7 +170,9 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       <div className="form-status" role="alert">
         {isProblem(status) ? (
           <p className="form-problem">
-            {t(`form.status.${status}`, { count: minutes, email: COMPANY.email })}
+            {status === 'rateLimited'
+              ? t('form.status.rateLimited', { count: minutes })
+              : t(`form.status.${status satisfies Notice}`, { email: COMPANY.email })}
           </p>
         ) : null}
       </div>

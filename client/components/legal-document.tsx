@@ -37,7 +37,7 @@ type LegalDocumentProps = {
  * sections with their own headings, and a readable line length.
  */
 export function LegalDocument({ page, history, sections, children }: LegalDocumentProps) {
-  const { t } = useTranslation()
+  const { t } = useTranslation('common')
   const { t: tl } = useTranslation(page.namespaces[0])
   const { title } = usePageTexts(page)
   const { locale, policy } = useApp()

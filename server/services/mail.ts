@@ -68,11 +68,16 @@ function shown(field: ContactField, value: string | undefined, t: MailTexts): st
 
 /** One sign of spam as the mail names it. */
 function suspectSign(reason: SuspectReason, t: MailTexts): string {
-  if (reason === 'links') return t('suspectSign.links', { count: MAX_LINKS })
-  if (reason === 'repeated') {
-    return t('suspectSign.repeated', { count: REPEAT_WINDOW_MS / 3_600_000 })
+  switch (reason) {
+    case 'links':
+      return t('suspectSign.links', { count: MAX_LINKS })
+    case 'repeated':
+      return t('suspectSign.repeated', { count: REPEAT_WINDOW_MS / 3_600_000 })
+    case 'onlyLinks':
+      return t('suspectSign.onlyLinks')
+    case 'linkInName':
+      return t('suspectSign.linkInName')
   }
-  return t(`suspectSign.${reason}`)
 }
 
 /**
