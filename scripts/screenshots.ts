@@ -8,7 +8,7 @@
 // from that folder's), --mode light|dark|forced (the colour scheme the browser asks for, or
 // forced colours as Windows high contrast sets them; default light), --pseudo (the English
 // pages in the pseudo-locale, shared/pseudo-locale.ts: the build served with NODE_ENV=test,
-// as production never serves it).
+// as production never serves it; also at 320 px, the width its reflow test uses).
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -21,6 +21,8 @@ const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
   mobile: { width: 375, height: 740 },
 } as const
+/** WCAG's reflow width, where the pseudo-locale's longer words are tested (tests/e2e/pseudo-locale.spec.ts). */
+const REFLOW = { width: 320, height: 640 } as const
 
 /** What each --mode asks of the browser context. */
 const MODES = {
@@ -71,7 +73,8 @@ const { child, base } = await startProductionServer({
 const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS })
 const different: string[] = []
 try {
-  for (const [viewportName, viewport] of Object.entries(VIEWPORTS)) {
+  const viewports = args.pseudo ? { ...VIEWPORTS, reflow: REFLOW } : VIEWPORTS
+  for (const [viewportName, viewport] of Object.entries(viewports)) {
     const context = await browser.newContext({ viewport, reducedMotion: 'reduce', ...MODES[mode] })
     const page = await context.newPage()
     for (const { path, name } of shots) {
@@ -98,7 +101,7 @@ try {
   await stop(child)
   killAll()
 }
-console.log(`${shots.length * 2} screenshots (${mode}) in ${out}`)
+console.log(`${shots.length * (args.pseudo ? 3 : 2)} screenshots (${mode}) in ${out}`)
 if (args.compare) {
   console.log(
     different.length === 0
