@@ -4,7 +4,10 @@ import { join } from 'node:path'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
-/** What a build or `npm run dev` needs of the repository; node_modules is linked, not copied. */
+/**
+ * What a build, `npm run dev` or `npm run i18n:keys` needs of the repository; node_modules is
+ * linked, not copied.
+ */
 const SOURCES = [
   'client',
   'server',
@@ -15,11 +18,12 @@ const SOURCES = [
   'package.json',
   'tsconfig.json',
   'vite.config.ts',
+  'i18next.config.ts',
 ]
 
 /**
  * A copy of the sources in a new temporary folder, to edit and build or serve without touching
- * the repository (a second build, a dev server whose files a test changes).
+ * the repository (a second build, a dev server whose files a test changes, broken texts).
  */
 export function copySources(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix))

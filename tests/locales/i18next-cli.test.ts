@@ -2,24 +2,12 @@
 // with the locale files, both ways, with the plugin that tells it what the tables decide
 // (scripts/lib/i18n-key-plugin.ts). Run on a copy of the sources, as they are and broken: a key
 // no code reads, a key the code reads gone from English, a Polish plural form missing.
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkKeys, i18nextCli } from '#scripts/i18n-keys.ts'
 import { canonicalLocaleJson } from '#scripts/lib/locale-json.ts'
-
-const ROOT = join(import.meta.dirname, '..', '..')
-/** What the tool reads: its configuration, the code it scans and the locale files. */
-const READ = [
-  'i18next.config.ts',
-  'package.json',
-  'client',
-  'server',
-  'shared',
-  'scripts',
-  'locales',
-]
+import { copySources } from '#tests/helpers/source-copy.ts'
 
 let dir: string | undefined
 afterEach(() => {
@@ -27,12 +15,10 @@ afterEach(() => {
   dir = undefined
 })
 
-/** A copy of what the tool reads, with the edits made to its locale files. */
+/** A copy of the sources, with the edits made to its locale files. */
 function project(edit: (file: (path: string, change: (tree: Tree) => void) => void) => void) {
-  dir = mkdtempSync(join(tmpdir(), 'i18next-cli-'))
-  for (const entry of READ) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true })
-  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir')
-  const root = dir
+  const root = copySources('i18next-cli-')
+  dir = root
   edit((path, change) => {
     const file = join(root, 'locales', path)
     const tree = JSON.parse(readFileSync(file, 'utf8')) as Tree
