@@ -29,7 +29,7 @@ export const TEXT_LIMITS = [
   {
     keys: ['about:cta.button', 'services:cta.button', 'service-*:cta.button'],
     max: 36,
-    where: 'the button of the call-to-action band at the end of a page',
+    where: 'the button of the call-to-action band at the end of a page (a service page’s hero too)',
   },
   {
     keys: ['home:services.learnMore', 'home:services.viewAll'],
