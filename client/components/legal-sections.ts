@@ -2,6 +2,7 @@ import { useTranslation } from '../texts.tsx'
 import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
 import { COMPANY, companyPlaceholders } from '#shared/company.ts'
 import { periodOf, type Period } from '#shared/legal.ts'
+import { LOCALE_INFO } from '#shared/locales.ts'
 import { useApp } from '../app-context.tsx'
 import type { LegalSection } from './legal-document.tsx'
 
@@ -49,15 +50,17 @@ export function usePolicyValues() {
   const period = inWords('periods')
   const rate = inWords('rates')
   const after = inWords('periodsAfter')
+  // A limit ops may raise to thousands, grouped as the language groups digits ("1,000").
+  const amount = (value: number) => new Intl.NumberFormat(LOCALE_INFO[locale].iso).format(value)
   return {
     ...companyPlaceholders(locale),
     retentionPeriod: period({ count: policy.contactRetentionDays, unit: 'days' }),
     quarantinePeriod: period({ count: policy.quarantineDays, unit: 'days' }),
-    rateLimitMax: policy.rateLimit.max,
-    tokenRateMax: policy.rateLimit.tokenMax,
+    rateLimitMax: amount(policy.rateLimit.max),
+    tokenRateMax: amount(policy.rateLimit.tokenMax),
     rateLimitWindow: period(periodOf(policy.rateLimit.windowMs)),
     rateLimitRate: rate(periodOf(policy.rateLimit.windowMs)),
-    errorReportMax: policy.errorReportRateLimit.max,
+    errorReportMax: amount(policy.errorReportRateLimit.max),
     errorReportWindow: period(periodOf(policy.errorReportRateLimit.windowMs)),
     errorReportRate: rate(periodOf(policy.errorReportRateLimit.windowMs)),
     queueDiskBound: period(periodOf(policy.queueDiskBoundMs)),
