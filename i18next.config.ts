@@ -1,6 +1,6 @@
 import { defineConfig } from 'i18next-cli'
 import { CONTACT_FIELDS } from './shared/contact-fields.ts'
-import { LEGAL_HISTORY } from './shared/legal.ts'
+import { LEGAL_HISTORY, LEGAL_TEXTS } from './shared/legal.ts'
 import { LOCALES } from './shared/locales.ts'
 import { genericTexts, pageTexts, type Translate } from './shared/page-texts.ts'
 import { PAGES } from './shared/pages.ts'
@@ -21,11 +21,8 @@ function keysRead(read: (t: Translate) => unknown): string[] {
   return keys
 }
 
-/** The pages `LegalDocument` shows: the dated legal texts and the imprint. */
 const datedTexts = Object.keys(LEGAL_HISTORY)
-const legalTexts = PAGES.filter(
-  (page) => page.screen === 'imprint' || datedTexts.includes(page.screen),
-)
+const legalTexts = PAGES.filter((page) => (LEGAL_TEXTS as readonly string[]).includes(page.screen))
 /** The services or packages a key part names, all of them for `*`. */
 const slugsOf = (part: string) =>
   SERVICES.filter(({ slug }) => part === '*' || slug === part).map(({ slug }) => slug)

@@ -148,6 +148,10 @@ export type PolicyFacts = {
 /** The legal texts with a dated history. */
 export type DatedLegalText = 'privacy' | 'terms' | 'cookies'
 
+/** The pages `LegalDocument` shows: the dated legal texts and the imprint (screen = namespace). */
+export type LegalText = DatedLegalText | 'imprint'
+export const LEGAL_TEXTS: readonly LegalText[] = ['imprint', 'terms', 'privacy', 'cookies']
+
 /** The configurations a version's hashes are recorded for: the defaults, and with `CDN_URL`. */
 export type LegalConfiguration = 'default' | 'cdn'
 

@@ -1,7 +1,12 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from '../texts.tsx'
 import { LOCALE_INFO } from '#shared/locales.ts'
-import { formatLegalDate, legalVersions, type DatedLegalText } from '#shared/legal.ts'
+import {
+  formatLegalDate,
+  legalVersions,
+  type DatedLegalText,
+  type LegalText,
+} from '#shared/legal.ts'
 import { companyPlaceholders } from '#shared/company.ts'
 import { useApp } from '../app-context.tsx'
 import type { ScreenPage } from '#shared/pages.ts'
@@ -24,7 +29,7 @@ export type LegalSection = {
 
 type LegalDocumentProps = {
   /** The legal page; its namespace holds `meta`, `title` and `intro`, the sections the page reads. */
-  page: ScreenPage<'terms' | 'privacy' | 'cookies' | 'imprint'>
+  page: ScreenPage<LegalText>
   /** The text's dated history (shared/legal.ts): its latest date under the title, the list at the end. */
   history?: DatedLegalText
   sections: readonly LegalSection[]

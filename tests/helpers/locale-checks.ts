@@ -76,11 +76,20 @@ function keyPattern(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`)
 }
 
+/** The limit of a text of a namespace, if its place has one (a plural form by its base). */
+export function limitOf(
+  ns: string,
+  key: string,
+  limits: readonly TextLimit[],
+): TextLimit | undefined {
+  const id = `${ns}:${pluralBase(key) ?? key}`
+  return limits.find(({ keys }) => keys.some((pattern) => keyPattern(pattern).test(id)))
+}
+
 /** The texts of a namespace longer than their limit (plural forms each count). */
 export function lengthProblems(texts: Texts, ns: string, limits: readonly TextLimit[]): string[] {
   return [...texts].flatMap(([key, text]) => {
-    const id = `${ns}:${pluralBase(key) ?? key}`
-    const limit = limits.find(({ keys }) => keys.some((pattern) => keyPattern(pattern).test(id)))
+    const limit = limitOf(ns, key, limits)
     return limit && text.length > limit.max
       ? [
           `${ns}:${key}: ${text.length} characters, at most ${limit.max} in ${limit.where ?? 'its place'}: “${text}”`,

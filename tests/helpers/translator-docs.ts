@@ -4,7 +4,9 @@
 // returns what it found, one line per problem, empty when the docs pass.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { markers, pluralBase, type TextLimit, type Texts } from './locale-checks.ts'
+import { LEGAL_TEXTS } from '#shared/legal.ts'
+import { PAGES } from '#shared/pages.ts'
+import { limitOf, markers, pluralBase, type TextLimit, type Texts } from './locale-checks.ts'
 
 const DOCS_DIR = join(import.meta.dirname, '..', '..', 'docs')
 
@@ -112,14 +114,10 @@ export function rowProblems(english: Texts, rows: readonly Row[]): string[] {
 /** A text translators must not guess at, why, and a placeholder its description must name. */
 export type Required = { key: string; why: string; names?: string }
 
-/** The legal texts: each section, the introduction and the version history need their context. */
-export const LEGAL_NAMESPACES: readonly string[] = ['privacy', 'terms', 'cookies', 'imprint']
-
-/** `service-*:cta.button` matches `service-managed-it:cta.button` (as in locale-checks.ts). */
-function matchesLimit(pattern: string, id: string): boolean {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^.:]+')
-  return new RegExp(`^${escaped}$`).test(id)
-}
+/** The legal texts' namespaces: each section, the introduction and the history need context. */
+const LEGAL_NAMESPACES: readonly string[] = PAGES.filter((page) =>
+  (LEGAL_TEXTS as readonly string[]).includes(page.screen),
+).map((page) => page.namespaces[0])
 
 /**
  * The keys of a namespace that must be described: those with a length limit, those stating a
@@ -134,9 +132,7 @@ export function requiredDescriptions(
 ): Required[] {
   const keys = [...english.keys()]
   const limited = keys.flatMap((key) => {
-    const limit = limits.find(({ keys: patterns }) =>
-      patterns.some((pattern) => matchesLimit(pattern, `${namespace}:${pluralBase(key) ?? key}`)),
-    )
+    const limit = limitOf(namespace, key, limits)
     return limit
       ? [{ key, why: `at most ${limit.max} characters in ${limit.where ?? 'its place'}` }]
       : []
