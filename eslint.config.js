@@ -9,16 +9,38 @@ import tseslint from 'typescript-eslint'
  * cross a boundary. Patterns are regular expressions: the gitignore-style `group` syntax
  * would read a leading `#` as a comment and block nothing.
  */
-function restrictImports(boundary) {
+function restrictImports(...boundaries) {
   return [
     'error',
     {
       paths: [
         { name: 'react-router', message: "Import from 'react-router-dom' (one router specifier)." },
       ],
-      patterns: boundary ? [boundary] : [],
+      patterns: boundaries,
     },
   ]
+}
+
+const SERVER_TO_CLIENT = {
+  regex: '^(#client/(?!entry-server\\.tsx$)|(\\.\\./)+client/)',
+  message:
+    'server/ reaches client/ only through #client/entry-server.tsx; shapes both sides use live in shared/.',
+}
+const FEATURE_MESSAGE =
+  'A feature folder of server/services/ is used through its index.ts, not its internals.'
+/** From outside server/services/: a feature folder's files other than its index. */
+const FEATURE_INTERNALS = {
+  regex: '^(#server/|(\\.\\.?/)+)services/[^/]+/(?!index\\.ts$)',
+  message: FEATURE_MESSAGE,
+}
+/** From one feature folder: a sibling folder's files other than its index. */
+const SIBLING_INTERNALS = {
+  regex: '^(\\.\\./(?!\\.\\.)[^/]+/(?!index\\.ts$)|#server/services/[^/]+/(?!index\\.ts$))',
+  message: FEATURE_MESSAGE,
+}
+const LIB_TO_FEATURES = {
+  regex: '^(#server/|(\\.\\./)+)services/',
+  message: 'server/lib/ holds helpers any feature may use: it imports no feature.',
 }
 
 export default tseslint.config(
@@ -65,15 +87,23 @@ export default tseslint.config(
       }),
     },
   },
+  // server/services/ holds one folder per feature; each is used through its index.ts, which
+  // says in its header what the feature does. server/lib/ holds what features share.
   {
     files: ['server/**'],
-    rules: {
-      'no-restricted-imports': restrictImports({
-        regex: '^(#client/(?!entry-server\\.tsx$)|(\\.\\./)+client/)',
-        message:
-          'server/ reaches client/ only through #client/entry-server.tsx; shapes both sides use live in shared/.',
-      }),
-    },
+    rules: { 'no-restricted-imports': restrictImports(SERVER_TO_CLIENT, FEATURE_INTERNALS) },
+  },
+  {
+    files: ['scripts/**'],
+    rules: { 'no-restricted-imports': restrictImports(FEATURE_INTERNALS) },
+  },
+  {
+    files: ['server/services/**'],
+    rules: { 'no-restricted-imports': restrictImports(SERVER_TO_CLIENT, SIBLING_INTERNALS) },
+  },
+  {
+    files: ['server/lib/**'],
+    rules: { 'no-restricted-imports': restrictImports(SERVER_TO_CLIENT, LIB_TO_FEATURES) },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 )

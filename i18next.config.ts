@@ -52,7 +52,7 @@ export default defineConfig({
           ['useTranslation(page.namespaces[0])', "useTranslation('a-legal-text')"],
         ],
         // The lead e-mail's `t` is fixed to MAIL_NAMESPACES, `mail` first.
-        'server/services/mail.ts': [[/\bt\((['`])/g, 't($1mail:']],
+        'server/services/contact/mail.ts': [[/\bt\((['`])/g, 't($1mail:']],
       },
       entryNamespaces: {
         'a-service': (key) => SERVICES.map(({ slug }) => `${serviceNamespace(slug)}:${key}`),
@@ -80,7 +80,7 @@ export default defineConfig({
         // What names each page (shared/page-texts.ts builds the keys from the page's entry).
         ...PAGES.flatMap((page) => keysRead((t) => pageTexts(page, t))),
         ...keysRead(genericTexts),
-        // The lead e-mail labels a field by its name, an option by its label (server/services/mail.ts).
+        // The lead e-mail labels a field by its name, an option by its label (server/services/contact/mail.ts).
         ...CONTACT_FIELDS.flatMap((field) => [
           `mail:${field.name}`,
           ...('options' in field ? field.options.map((option) => option.label) : []),

@@ -39,12 +39,16 @@ import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
 import { replayKeptPage, servePage, serveErrorPage } from './render/serve-page.ts'
 import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
-import { ExpiringRateLimitStore } from './services/rate-limit-store.ts'
-import { MemoryClaimStore, RedisClaimStore } from './services/claims.ts'
-import { FormTokens } from './services/form-token.ts'
-import { loadTokenKeys, type TokenKeys } from './services/token-keys.ts'
-import { ProofOfWork } from './services/proof-of-work.ts'
-import { REPEAT_WINDOW_MS } from './services/spam-signals.ts'
+import { ExpiringRateLimitStore } from './lib/rate-limit-store.ts'
+import {
+  FormTokens,
+  loadTokenKeys,
+  MemoryClaimStore,
+  ProofOfWork,
+  RedisClaimStore,
+  REPEAT_WINDOW_MS,
+  type TokenKeys,
+} from './services/spam/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -161,7 +165,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   // that fails at once when Redis is unreachable (the limit then lets requests through).
   const redis = config.REDIS_URL
     ? // Loaded only when configured: one replica needs no Redis client in memory.
-      (await import('./services/redis-outbox.ts')).failFastRedis(config.REDIS_URL)
+      (await import('./services/contact/index.ts')).failFastRedis(config.REDIS_URL)
     : null
   if (redis) {
     redis.on('error', () => {}) // the contact queue logs Redis errors

@@ -1,10 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { domainToASCII } from 'node:url'
 import { z } from 'zod'
-import { DKIM_SELECTOR, DOMAIN_NAME, dkimPrivateKey, isAlignedDomain } from './services/dkim.ts'
-import { SELECTOR } from './services/label-selector.ts'
-import { parseAddressList, parseAllowList } from './services/ip-addresses.ts'
-import { senderDomain } from './services/mail-address.ts'
+import {
+  DKIM_SELECTOR,
+  dkimPrivateKey,
+  DOMAIN_NAME,
+  isAlignedDomain,
+  senderDomain,
+} from './services/contact/index.ts'
+import { SELECTOR } from './services/insight/index.ts'
+import { parseAddressList, parseAllowList } from './lib/ip-addresses.ts'
 import { legalDay } from '#shared/legal.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const

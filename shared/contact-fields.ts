@@ -246,6 +246,16 @@ export type ContactFormState = {
 }
 
 /**
+ * The contact page with fields of its form preselected (a service page's call to action):
+ * each query parameter is a field's name (`?service=cloud&plan=standard`), see
+ * `prefilledValues`.
+ */
+export function contactLink(values: Partial<Record<ContactFieldName, string>>): string {
+  const query = new URLSearchParams(values)
+  return `${page('contact').path}?${query.toString()}`
+}
+
+/**
  * Field values a link preselects (`?service=cloud`): only choices a form offers, so a link
  * cannot put arbitrary text into the form.
  */

@@ -57,7 +57,7 @@ export const FIGURES = {
   dataProtectionOfficerPersons: 20,
 
   // This website and its contracts.
-  /** Bits of an IPv6 address dropped before it is logged (server/services/ip-addresses.ts). */
+  /** Bits of an IPv6 address dropped before it is logged (server/lib/ip-addresses.ts). */
   ipv6DroppedBits: 80,
   /** Terms: notice for monthly plans, days in default before suspension, export period. */
   noticeDays: 14,

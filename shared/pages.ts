@@ -1,4 +1,3 @@
-import type { ContactFieldName } from './contact-fields.ts'
 import type { FileNamespace } from './texts.ts'
 import { LOCALES, localizePath, type Locale } from './locales.ts'
 import { SERVICES, serviceNamespace, servicePath, type ServiceSlug } from './services.ts'
@@ -63,16 +62,6 @@ export function page(id: PageId): Page {
   const found = PAGES.find((candidate) => candidate.id === id)
   if (!found) throw new Error(`Unknown page: ${id}`)
   return found
-}
-
-/**
- * The contact page with fields of its form preselected (a service page's call to action):
- * each query parameter is a field's name (`?service=cloud&plan=standard`), see
- * `prefilledValues`.
- */
-export function contactLink(values: Partial<Record<ContactFieldName, string>>): string {
-  const query = new URLSearchParams(values)
-  return `${page('contact').path}?${query.toString()}`
 }
 
 /** Is `path` (unprefixed) one of the table's pages? */

@@ -23,7 +23,7 @@ export const ProofChallengeSchema = z.object({
     nonce: hex(64),
     salt: hex(64),
     /**
-     * The key that signed it, by id (server/services/token-keys.ts), inside the signed
+     * The key that signed it, by id (server/services/spam/token-keys.ts), inside the signed
      * parameters. Optional: challenges of the release before key ids have none.
      */
     data: z.optional(z.object({ keyId: z.string().check(z.regex(/^[\w-]{8}$/)) })),

@@ -1,5 +1,5 @@
 import { useTranslation } from '../texts.tsx'
-import { contactLink } from '#shared/pages.ts'
+import { contactLink } from '#shared/contact-fields.ts'
 import { SUPPORT_TIERS } from '#shared/services.ts'
 import type { Service } from '#shared/services.ts'
 import { Icon } from './icons.tsx'

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { useTranslation } from '../texts.tsx'
-import { contactLink, type ScreenPage } from '#shared/pages.ts'
+import type { ScreenPage } from '#shared/pages.ts'
+import { contactLink } from '#shared/contact-fields.ts'
 import {
   otherServices,
   service as serviceOf,

@@ -9,9 +9,13 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
 import { loadConfig } from '#server/config.ts'
-import { FileOutbox } from '#server/services/outbox.ts'
-import { FileQuarantine, QUARANTINE_FOLDER, RedisQuarantine } from '#server/services/quarantine.ts'
-import { operatorQueue } from '#server/services/redis-outbox.ts'
+import {
+  FileOutbox,
+  FileQuarantine,
+  operatorQueue,
+  QUARANTINE_FOLDER,
+  RedisQuarantine,
+} from '#server/services/contact/index.ts'
 
 const USAGE = 'Usage: npm run contact:erase -- --email ADDRESS'
 

@@ -14,15 +14,16 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CONTACT_FIELDS } from '#shared/contact-fields.ts'
 import { loadConfig } from '#server/config.ts'
-import { FileOutbox } from '#server/services/outbox.ts'
 import {
+  failFastRedis,
+  FileOutbox,
   FileQuarantine,
+  operatorQueue,
+  type Quarantine,
   QUARANTINE_FOLDER,
   RedisQuarantine,
   releasedSubmission,
-  type Quarantine,
-} from '#server/services/quarantine.ts'
-import { failFastRedis, operatorQueue } from '#server/services/redis-outbox.ts'
+} from '#server/services/contact/index.ts'
 
 const USAGE = `Usage: npm run --silent contact:quarantine -- list [--addresses]
        npm run --silent contact:quarantine -- show ID

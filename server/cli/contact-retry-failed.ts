@@ -4,7 +4,7 @@
 // fails a message by itself (it retries for as long as SMTP is down); a job can only end there
 // after being interrupted over and over, and the metric contact_queue_jobs{state="failed"}
 // shows it.
-import { operatorQueue } from '#server/services/redis-outbox.ts'
+import { operatorQueue } from '#server/services/contact/index.ts'
 
 const url = process.env.REDIS_URL
 if (!url) {

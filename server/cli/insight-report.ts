@@ -5,8 +5,12 @@
 // only aggregate counters; there is nothing about a visitor to read.
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
-import { formatFigures, insightFigures, prometheusQuery } from '#server/services/insight-report.ts'
-import { SELECTOR } from '#server/services/label-selector.ts'
+import {
+  formatFigures,
+  insightFigures,
+  prometheusQuery,
+  SELECTOR,
+} from '#server/services/insight/index.ts'
 
 const USAGE =
   'Usage: npm run report -- --prometheus URL [--selector \'namespace="web"\'] [--days 7,30] [--until ISO-TIME]'

@@ -8,38 +8,39 @@ import { Counter, Gauge, type Registry } from 'prom-client'
 import { COMPANY } from '#shared/company.ts'
 import type { ContactFormId } from '#shared/contact-fields.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
-import { startDeliveryWorker } from '../services/delivery.ts'
-import { dkimSigning } from '../services/dkim.ts'
-import { contactMail, MAIL_NAMESPACES, siteMail } from '../services/mail.ts'
 import {
+  checkRedisDurability,
+  contactMail,
+  DISK_REWRITE_RESULTS,
+  dkimSigning,
   FileOutbox,
+  FileQuarantine,
   isContactSubmission,
+  MAIL_NAMESPACES,
+  namedRecipient,
   type OutboxEntry,
   type OutboxItem,
-  type RemovedEntry,
-  type SiteMail,
-} from '../services/outbox.ts'
-import { namedRecipient } from '../services/mail-address.ts'
-import { checkRedisDurability } from '../services/redis-config.ts'
-import { DISK_REWRITE_RESULTS, RedisOutbox } from '../services/redis-outbox.ts'
-import {
-  FileQuarantine,
-  quarantineEntry,
-  RedisQuarantine,
   type Quarantine,
-  type QuarantineStats,
   QUARANTINE_FOLDER,
-} from '../services/quarantine.ts'
-import { startRetention } from '../services/retention.ts'
+  quarantineEntry,
+  type QuarantineStats,
+  RedisOutbox,
+  RedisQuarantine,
+  type RemovedEntry,
+  siteMail,
+  type SiteMail,
+  startDeliveryWorker,
+  startRetention,
+} from '../services/contact/index.ts'
 import {
   DROP_REASONS,
+  type DropReason,
   REJECTION_REASONS,
+  type RejectionReason,
   REJECTIONS,
   SUSPECT_REASONS,
-  type DropReason,
-  type RejectionReason,
   type SuspectReason,
-} from '../services/spam-signals.ts'
+} from '../services/spam/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

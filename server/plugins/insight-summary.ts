@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import fp from 'fastify-plugin'
-import { prometheusQuery } from '../services/insight-report.ts'
-import { dueSummary, summaryMail } from '../services/insight-summary.ts'
+import { dueSummary, prometheusQuery, summaryMail } from '../services/insight/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

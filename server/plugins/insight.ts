@@ -4,11 +4,11 @@ import { Counter } from 'prom-client'
 import {
   allLeads,
   allPageViews,
+  type Lead,
   leadOf,
   pageView,
-  type Lead,
   type PageView,
-} from '../services/insight.ts'
+} from '../services/insight/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

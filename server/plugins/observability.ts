@@ -3,7 +3,7 @@ import { createServer } from 'node:http'
 import type { FastifyRequest, RawRequestDefaultExpression } from 'fastify'
 import fp from 'fastify-plugin'
 import { collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client'
-import { addressMatcher, shortenIp } from '../services/ip-addresses.ts'
+import { addressMatcher, shortenIp } from '../lib/ip-addresses.ts'
 import { ANSWERS_UNDER_PRESSURE } from './overload.ts'
 
 declare module 'fastify' {

@@ -25,14 +25,14 @@ import {
 import { isLocale, LOCALES, type Locale } from '#shared/locales.ts'
 import { ProofChallengeSchema } from '#shared/proof-of-work.ts'
 import { serveFormPage } from '../render/serve-page.ts'
-import type { TokenClaims } from '../services/form-token.ts'
-import { postOrigin } from '../services/post-origin.ts'
 import {
+  type DropReason,
+  postOrigin,
   REPEAT_WINDOW_MS,
   repeatableText,
   suspectReasons,
-  type DropReason,
-} from '../services/spam-signals.ts'
+  type TokenClaims,
+} from '../services/spam/index.ts'
 
 /** Small: the longest valid message is about 5.5 kB of text. */
 export const CONTACT_BODY_LIMIT = 32 * 1024

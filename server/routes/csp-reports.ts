@@ -2,12 +2,12 @@ import type { FastifyPluginAsync } from 'fastify'
 import { Counter } from 'prom-client'
 import {
   classify,
+  type Origins,
   pageOfReport,
   VIOLATION_DIRECTIVES,
   VIOLATION_SOURCES,
   violationsOf,
-  type Origins,
-} from '../services/csp-reports.ts'
+} from '../services/reports/index.ts'
 import { CLIENT_ERROR_RATE_LIMIT } from './client-errors.ts'
 
 /** Where the policy's `report-to` and `report-uri` send reports (security-headers.ts). */

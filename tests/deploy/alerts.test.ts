@@ -6,7 +6,7 @@ import { parser } from '@prometheus-io/lezer-promql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments, stringify } from 'yaml'
 import type { FastifyInstance } from 'fastify'
-import { DROP_REASONS, REJECTION_REASONS, REJECTIONS } from '#server/services/spam-signals.ts'
+import { DROP_REASONS, REJECTION_REASONS, REJECTIONS } from '#server/services/spam/spam-signals.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
-import { withinTime } from '#server/services/within-time.ts'
+import { withinTime } from '#server/lib/within-time.ts'
 import { freePort } from '#tests/helpers/net.ts'
 
 /**

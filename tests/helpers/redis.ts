@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Queue } from 'bullmq'
-import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/redis-outbox.ts'
+import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/contact/redis-outbox.ts'
 import { freePort } from '#tests/helpers/net.ts'
 
 export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? '/usr/bin/redis-server'

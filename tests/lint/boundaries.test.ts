@@ -30,6 +30,26 @@ describe('import boundaries', () => {
     ['server/example.ts', "import { Link } from 'react-router'"],
     ['client/example.tsx', "import { Link } from 'react-router'"],
     ['shared/example.ts', "import { Link } from 'react-router'"],
+    ['server/example.ts', "import { FileOutbox } from './services/contact/outbox.ts'"],
+    ['server/plugins/example.ts', "import { FormTokens } from '../services/spam/form-token.ts'"],
+    [
+      'server/cli/example.ts',
+      "import { SELECTOR } from '#server/services/insight/label-selector.ts'",
+    ],
+    [
+      'scripts/example.ts',
+      "import { QUARANTINE_FOLDER } from '#server/services/contact/quarantine.ts'",
+    ],
+    [
+      'server/services/contact/example.ts',
+      "import type { DropReason } from '../spam/spam-signals.ts'",
+    ],
+    ['server/services/insight/example.ts', "export { htmlDocument } from '../contact/mail.ts'"],
+    [
+      'server/services/spam/example.ts',
+      "import { X } from '#server/services/reports/csp-reports.ts'",
+    ],
+    ['server/lib/example.ts', "import { FileOutbox } from '../services/contact/index.ts'"],
   ])('%s may not: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toHaveLength(1)
   })
@@ -41,6 +61,16 @@ describe('import boundaries', () => {
     ['server/example.ts', "import type { AppData } from '#shared/page-data.ts'"],
     ['client/example.tsx', "import { Link } from 'react-router-dom'"],
     ['tests/example.ts', "import { Document } from '#client/document.tsx'"],
+    ['server/example.ts', "import { FileOutbox } from './services/contact/index.ts'"],
+    ['server/plugins/example.ts', "import { FormTokens } from '../services/spam/index.ts'"],
+    ['scripts/example.ts', "import { QUARANTINE_FOLDER } from '#server/services/contact/index.ts'"],
+    ['server/services/contact/example.ts', "import { FileOutbox } from './outbox.ts'"],
+    ['server/services/contact/example.ts', "import type { DropReason } from '../spam/index.ts'"],
+    [
+      'server/services/contact/example.ts',
+      "import { writeDurably } from '../../lib/durable-file.ts'",
+    ],
+    ['tests/server/example.ts', "import { FileOutbox } from '#server/services/contact/outbox.ts'"],
   ])('%s may: %s', async (filePath, code) => {
     expect(await restrictedImports(filePath, code)).toEqual([])
   })

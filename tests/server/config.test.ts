@@ -9,7 +9,7 @@ import {
   isMetricsOnSitePort,
   loadConfig,
 } from '#server/config.ts'
-import { dkimSigning } from '#server/services/dkim.ts'
+import { dkimSigning } from '#server/services/contact/dkim.ts'
 
 describe('loadConfig', () => {
   it('needs no configuration at all', () => {

@@ -1,10 +1,14 @@
 import { createHmac } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { issueToken } from '#server/services/form-token.ts'
-import { tokenKey } from '#server/services/token-keys.ts'
-import { MAX_LINKS, suspectReasons, type SuspectReason } from '#server/services/spam-signals.ts'
-import { PROOF_COST } from '#server/services/proof-of-work.ts'
+import { issueToken } from '#server/services/spam/form-token.ts'
+import { tokenKey } from '#server/services/spam/token-keys.ts'
+import {
+  MAX_LINKS,
+  suspectReasons,
+  type SuspectReason,
+} from '#server/services/spam/spam-signals.ts'
+import { PROOF_COST } from '#server/services/spam/proof-of-work.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { PROOF_ALGORITHM, type ProofChallenge } from '#shared/proof-of-work.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'

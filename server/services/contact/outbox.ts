@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ContactMessage } from '#shared/contact-schema.ts'
-import { syncDirectory, writeDurably } from './durable-file.ts'
-import type { DropReason, SuspectReason } from './spam-signals.ts'
+import { syncDirectory, writeDurably } from '../../lib/durable-file.ts'
+import type { DropReason, SuspectReason } from '../spam/index.ts'
 
 /** An accepted contact message: its id (the job id with Redis) and when it came in. */
 export type ContactSubmission = {

@@ -8,9 +8,9 @@ import { Worker } from 'bullmq'
 import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FileOutbox } from '#server/services/outbox.ts'
+import { FileOutbox } from '#server/services/contact/outbox.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
-import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/redis-outbox.ts'
+import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/contact/redis-outbox.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { freePort } from '#tests/helpers/net.ts'
 import {
@@ -25,7 +25,7 @@ import { withToken } from '#tests/helpers/form-token.ts'
 
 const DAY_MS = 86_400_000
 const HOUR_MS = 3_600_000
-const ROOT = join(import.meta.dirname, '../../..')
+const ROOT = join(import.meta.dirname, '../../../..')
 
 /** A sender whose name, address and words must not outlive the retention rules. */
 const ALICE = {

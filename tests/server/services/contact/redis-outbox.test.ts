@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { Queue, Worker } from 'bullmq'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { durabilityProblems, checkRedisDurability } from '#server/services/redis-config.ts'
-import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/redis-outbox.ts'
+import { durabilityProblems, checkRedisDurability } from '#server/services/contact/redis-config.ts'
+import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/contact/redis-outbox.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import {
   emptyContactQueue,

@@ -1,9 +1,9 @@
 import i18next from 'i18next'
 import nodemailer from 'nodemailer'
 import { describe, expect, it } from 'vitest'
-import { contactMail, siteMail } from '#server/services/mail.ts'
-import { namedRecipient } from '#server/services/mail-address.ts'
-import type { OutboxEntry } from '#server/services/outbox.ts'
+import { contactMail, siteMail } from '#server/services/contact/mail.ts'
+import { namedRecipient } from '#server/services/contact/mail-address.ts'
+import type { OutboxEntry } from '#server/services/contact/outbox.ts'
 
 /** The schema refuses CR/LF already; the mail builder must hold even if that ever changed. */
 describe('contactMail', () => {

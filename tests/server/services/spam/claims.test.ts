@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from '#server/services/claims.ts'
+import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from '#server/services/spam/claims.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
 

@@ -6,7 +6,6 @@ import {
   type KeyObject,
 } from 'node:crypto'
 import type { DKIMOptions } from 'nodemailer'
-import type { Config } from '../config.ts'
 
 /**
  * DKIM signing of the site's mails (README, "Reaching the inbox"): off unless `DKIM_DOMAIN`,
@@ -89,13 +88,16 @@ export function isAlignedDomain(signingDomain: string, fromDomain: string): bool
   return from === signing || from.endsWith(`.${signing}`)
 }
 
+/** The DKIM settings as `server/config.ts` validated them (the key file already read). */
+export type DkimSettings = {
+  DKIM_DOMAIN?: string | undefined
+  DKIM_SELECTOR?: string | undefined
+  DKIM_PRIVATE_KEY?: KeyObject | undefined
+  DKIM_PRIVATE_KEY_FILE?: { key: KeyObject } | undefined
+}
+
 /** The DKIM option of the site's mail transport; undefined while signing is off. */
-export function dkimSigning(
-  config: Pick<
-    Config,
-    'DKIM_DOMAIN' | 'DKIM_SELECTOR' | 'DKIM_PRIVATE_KEY' | 'DKIM_PRIVATE_KEY_FILE'
-  >,
-): DKIMOptions | undefined {
+export function dkimSigning(config: DkimSettings): DKIMOptions | undefined {
   const privateKey = config.DKIM_PRIVATE_KEY ?? config.DKIM_PRIVATE_KEY_FILE?.key
   if (!config.DKIM_DOMAIN || !config.DKIM_SELECTOR || !privateKey) return undefined
   return { domainName: config.DKIM_DOMAIN, keySelector: config.DKIM_SELECTOR, privateKey }

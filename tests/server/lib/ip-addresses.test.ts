@@ -5,7 +5,7 @@ import {
   parseAddressList,
   parseAllowList,
   shortenIp,
-} from '#server/services/ip-addresses.ts'
+} from '#server/lib/ip-addresses.ts'
 
 describe('shortenIp', () => {
   it.each([

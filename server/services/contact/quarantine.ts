@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import type { Redis } from 'ioredis'
 import type { ContactFormId } from '#shared/contact-fields.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
-import { syncDirectory, writeDurably } from './durable-file.ts'
+import { syncDirectory, writeDurably } from '../../lib/durable-file.ts'
 import { senderKey, type ContactSubmission, type RemovedEntry } from './outbox.ts'
-import type { DropReason } from './spam-signals.ts'
+import type { DropReason } from '../spam/index.ts'
 
 /**
  * The quarantine (README, Quarantine; docs/decisions/quarantine.md): every post the spam

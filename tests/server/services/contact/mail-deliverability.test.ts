@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dueSummary } from '#server/services/insight-summary.ts'
+import { dueSummary } from '#server/services/insight/insight-summary.ts'
 import { buildTestApp, serverErrors } from '#tests/helpers/build-test-app.ts'
 import { dkimKeyPair } from '#tests/helpers/dkim.ts'
 import { eventually } from '#tests/helpers/eventually.ts'

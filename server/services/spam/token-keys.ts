@@ -3,8 +3,8 @@ import { once } from 'node:events'
 import { mkdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Redis } from 'ioredis'
-import { syncDirectory, writeDurably } from './durable-file.ts'
-import { withinTime } from './within-time.ts'
+import { syncDirectory, writeDurably } from '../../lib/durable-file.ts'
+import { withinTime } from '../../lib/within-time.ts'
 
 /**
  * The keys the contact forms' tokens and proof-of-work challenges are signed with (README,

@@ -9,7 +9,7 @@ import {
   RedisQuarantine,
   type Quarantine,
   type QuarantineLimits,
-} from '#server/services/quarantine.ts'
+} from '#server/services/contact/quarantine.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { hasRedisServer, startRedis } from '#tests/helpers/redis.ts'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import escapeHtml from 'escape-html'
 import { formatFigures, insightFigures, type Query } from './insight-report.ts'
-import { htmlDocument } from './mail.ts'
+import { htmlDocument } from '../contact/index.ts'
 
 /**
  * The weekly insight summary (README, Insight): on Mondays from 06:00 UTC, the figures of the

@@ -3,7 +3,7 @@ import {
   TRAFFIC_SOURCE_IDS,
   TRAFFIC_SOURCES,
   trafficSource,
-} from '#server/services/traffic-sources.ts'
+} from '#server/services/insight/traffic-sources.ts'
 
 const OWN = 'www.modernwerk.example'
 

@@ -11,7 +11,7 @@ import {
   storedFileKey,
   storedRedisKey,
   TokenKeys,
-} from '#server/services/token-keys.ts'
+} from '#server/services/spam/token-keys.ts'
 import { TOKEN_FIELD } from '#shared/contact-fields.ts'
 import type { ProofChallenge } from '#shared/proof-of-work.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'

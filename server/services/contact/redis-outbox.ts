@@ -2,7 +2,7 @@ import { Queue, Worker, type Job, type JobType, type JobsOptions } from 'bullmq'
 import { Redis, type RedisOptions } from 'ioredis'
 import { isContactSubmission, senderKey, type OutboxItem, type RemovedEntry } from './outbox.ts'
 import { retryDelay, type DeliveryCounters, type DeliveryLog } from './delivery.ts'
-import { withinTime } from './within-time.ts'
+import { withinTime } from '../../lib/within-time.ts'
 
 export const QUEUE_NAME = 'contact'
 export const QUEUE_PREFIX = 'modernwerk'
@@ -285,12 +285,20 @@ export class RedisOutbox {
   }
 
   /**
-   * Starts a rewrite of the append-only file and returns at once (a stopping pod's last
-   * one: Redis finishes it on its own). Nothing to do without AOF; one already running or
-   * scheduled is left to Redis, which queues this request behind it.
+   * Starts a rewrite of the append-only file and returns once Redis has taken it (a stopping
+   * pod's last one: Redis finishes it on its own). Nothing to do without AOF. Redis queues a
+   * request behind a running snapshot, but refuses one while a rewrite runs: that rewrite
+   * began before this pod's last deletions and may keep them, so its end is waited for, at
+   * most `waitMs` (then Redis's refusal is the error).
    */
-  async startAppendOnlyFileRewrite(): Promise<'started' | 'no-aof'> {
-    if ((await this.#persistence()).get('aof_enabled') !== '1') return 'no-aof'
+  async startAppendOnlyFileRewrite(waitMs = 5_000): Promise<'started' | 'no-aof'> {
+    const until = Date.now() + waitMs
+    let fields = await this.#persistence()
+    if (fields.get('aof_enabled') !== '1') return 'no-aof'
+    while (fields.get('aof_rewrite_in_progress') === '1' && Date.now() < until) {
+      await sleep(100)
+      fields = await this.#persistence()
+    }
     await this.#producer.call('BGREWRITEAOF')
     return 'started'
   }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { CLIENT_ERROR_RATE_LIMIT } from '#server/routes/client-errors.ts'
-import { ExpiringRateLimitStore } from '#server/services/rate-limit-store.ts'
+import { ExpiringRateLimitStore } from '#server/lib/rate-limit-store.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { withToken } from '#tests/helpers/form-token.ts'

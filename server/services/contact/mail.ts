@@ -5,7 +5,7 @@ import { CONTACT_FIELDS, type ContactField } from '#shared/contact-fields.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import { senderDomain } from './mail-address.ts'
 import type { ContactSubmission, SiteMail } from './outbox.ts'
-import { MAX_LINKS, REPEAT_WINDOW_MS, type SuspectReason } from './spam-signals.ts'
+import { MAX_LINKS, REPEAT_WINDOW_MS, type SuspectReason } from '../spam/index.ts'
 
 export type MailSettings = { from: string; to: string | { name: string; address: string } }
 
