@@ -41,10 +41,10 @@ async function loadScreen(page: Page): Promise<ComponentType> {
   }
 }
 
-export const ROOT_ROUTE_ID = 'root'
+const ROOT_ROUTE_ID = 'root'
 /** The route whose error boundary renders 404 and 500 pages inside the site chrome. */
 export const BOUNDARY_ROUTE_ID = 'boundary'
-export const NOT_FOUND_ROUTE_ID = 'not-found'
+const NOT_FOUND_ROUTE_ID = 'not-found'
 
 type RouteOptions = {
   /** Makes a page's namespaces available before it renders (the server has them all). */

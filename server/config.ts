@@ -78,7 +78,7 @@ const mailbox = z
   })
 
 /** `/metrics`'s own port unless `METRICS_PORT` says otherwise (the chart's `metrics.port`). */
-export const METRICS_PORT_DEFAULT = 9464
+const METRICS_PORT_DEFAULT = 9464
 
 /** Who may read `/metrics` unless `METRICS_ALLOW` says otherwise: loopback and private ranges. */
 export const METRICS_ALLOW_DEFAULT = ['loopback', 'uniquelocal'] as const

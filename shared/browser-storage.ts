@@ -22,5 +22,3 @@ export const BROWSER_STORAGE = [
     lifetimeDays: null,
   },
 ] as const
-
-export type BrowserStorageEntry = (typeof BROWSER_STORAGE)[number]

@@ -11,7 +11,7 @@ const time = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time like 9:00')
  * What an imprint under § 5 DDG needs, checked. The server validates `COMPANY` at start; this
  * lives apart from the facts so the browser bundle does not carry zod for them.
  */
-export const CompanyFactsSchema = z.strictObject({
+const CompanyFactsSchema = z.strictObject({
   brand: text,
   legalName: text.regex(/PartG( mbB)?$/, 'the name of a Partnerschaftsgesellschaft ends in PartG'),
   legalForm: z.literal('Partnerschaftsgesellschaft'),

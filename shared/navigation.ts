@@ -2,7 +2,7 @@
  * Which URLs the site may navigate to (README, Deployments and version skew). Internal paths go through the router;
  * another origin needs an explicit `external` flag; script-like protocols never pass.
  */
-export const FORBIDDEN_PROTOCOLS = ['javascript:', 'data:', 'blob:', 'vbscript:'] as const
+const FORBIDDEN_PROTOCOLS = ['javascript:', 'data:', 'blob:', 'vbscript:'] as const
 
 export type NavigationTarget =
   { kind: 'internal'; path: string } | { kind: 'external'; url: string }

@@ -10,7 +10,7 @@ import type { Locale } from './locales.ts'
  */
 
 /** Files the document links: stylesheets, module chunks to preload, fonts to preload. */
-export type PageAssets = {
+type PageAssets = {
   /** Modules React starts with `<script type="module">`: the client entry (in development
    * also Vite's HMR client). */
   bootstrap: readonly string[]

@@ -33,7 +33,7 @@ export const ProofChallengeSchema = z.object({
 
 export type ProofChallenge = z.output<typeof ProofChallengeSchema>
 
-export const ProofSolutionSchema = z.object({
+const ProofSolutionSchema = z.object({
   counter: count,
   derivedKey: hex(128),
   /** How long the browser took, in ms (ALTCHA's payload has it; the tests read it). */

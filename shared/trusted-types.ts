@@ -9,6 +9,3 @@ export const TRUSTED_TYPES_POLICIES = {
   /** The proof of work's module worker (`new Worker` takes a TrustedScriptURL). */
   proofOfWorkWorker: 'proof-of-work-worker',
 } as const
-
-export type TrustedTypesPolicy =
-  (typeof TRUSTED_TYPES_POLICIES)[keyof typeof TRUSTED_TYPES_POLICIES]

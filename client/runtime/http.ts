@@ -1,7 +1,7 @@
 import { ofetch, type FetchOptions } from 'ofetch'
 
 /** Statuses worth one more try for reads (README, Deployments and version skew). */
-export const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504]
+const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504]
 
 /** Requests that change something are never repeated by the client. */
 const NEVER_RETRIED = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

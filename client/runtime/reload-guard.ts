@@ -31,7 +31,7 @@ export function createReloadGuard(storage: () => GuardStorage | null, now = () =
 }
 
 /** The browser's guard: sessionStorage, if the browser lets us use it. */
-export const mayReload = createReloadGuard(() =>
+const mayReload = createReloadGuard(() =>
   typeof window === 'undefined' ? null : window.sessionStorage,
 )
 

@@ -58,7 +58,7 @@ export const HAS_WRK = has('wrk')
 export const HAS_TASKSET = has('taskset')
 
 /** A command pinned to one core when taskset is there: `[command, args]`. */
-export function pinned(core: number, command: string, args: string[]): [string, string[]] {
+function pinned(core: number, command: string, args: string[]): [string, string[]] {
   return HAS_TASKSET ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
 }
 

@@ -121,7 +121,7 @@ export type ContactDeliveryOptions = {
  * first pass (a minute after the start), so what it deleted leaves the disk too, and long
  * before the interval when pods restart more often than that (rollouts, crash loops).
  */
-export const FIRST_DISK_REWRITE_MS = 90_000
+const FIRST_DISK_REWRITE_MS = 90_000
 
 /** What a file outbox entry carries, without its retry schedule. */
 function outboxItem(entry: OutboxEntry): OutboxItem {

@@ -25,7 +25,7 @@ export type I18nPluginOptions = {
 }
 
 /** Why a locale file did not load, naming file and, for a syntax error, the position. */
-export function describeLocaleProblem(path: string): string {
+function describeLocaleProblem(path: string): string {
   let text: string
   try {
     text = readFileSync(path, 'utf8')

@@ -20,7 +20,7 @@ declare module 'fastify' {
  * `onListen` hook: Fastify only logs what fails there, and a process whose metrics port is
  * taken would serve on, unseen by its alerts.
  */
-export type MetricsListener = {
+type MetricsListener = {
   port: number
   /** Listens on `port`; rejects with Node's error (`EADDRINUSE`, …) if it cannot. */
   listen: () => Promise<void>

@@ -7,10 +7,10 @@ import type { AssetResolver } from '#shared/page-data.ts'
 import { SHARE_IMAGE_MANIFEST, type ShareImageManifest } from '#shared/share-images.ts'
 import { createAssetResolver, loadManifest, type ScriptOrigin } from '../render/assets.ts'
 
-export type BuildInfo = { id: string; timestamp: number }
+type BuildInfo = { id: string; timestamp: number }
 
 /** Written next to `build-info.json` by scripts/copy-release-assets.ts in the image build. */
-export const PREVIOUS_BUILD_FILE = 'previous-build-info.json'
+const PREVIOUS_BUILD_FILE = 'previous-build-info.json'
 
 export type Renderer = {
   render: typeof EntryServer.render
@@ -43,7 +43,7 @@ export type RendererPluginOptions = {
 }
 
 /** Loads the built server entry and the client manifest once, at start. */
-export async function loadRenderer(
+async function loadRenderer(
   distDir: string,
   scripts: ScriptOrigin = { base: '/' },
 ): Promise<Renderer> {

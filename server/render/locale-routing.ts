@@ -14,7 +14,7 @@ const ROOT_VARY = { Vary: 'Accept-Language, Cookie' }
  * The best supported language of an `Accept-Language` header (q-weights, `de-AT` → `de`), or
  * null when the header names none of ours. Parsing is negotiator's, not ours.
  */
-export function negotiateLocale(acceptLanguage: string): Locale | null {
+function negotiateLocale(acceptLanguage: string): Locale | null {
   const [best] = new Negotiator({ headers: { 'accept-language': acceptLanguage } }).languages([
     ...LOCALES,
   ])

@@ -165,9 +165,9 @@ export type NotFoundTemplate = {
  * Paths whose 404 page the template may answer: only characters that React's text escaping
  * leaves alone, so the template's bytes are exactly what a render would produce.
  */
-export const TEMPLATE_SAFE_PATH = /^\/[A-Za-z0-9\-._~/%]{0,300}$/
+const TEMPLATE_SAFE_PATH = /^\/[A-Za-z0-9\-._~/%]{0,300}$/
 
-export function fillNotFound(template: NotFoundTemplate, path: string): Buffer {
+function fillNotFound(template: NotFoundTemplate, path: string): Buffer {
   return Buffer.concat([template.before, Buffer.from(path), template.after])
 }
 
@@ -190,7 +190,7 @@ type NotFoundPlan = {
 }
 
 /** A page of the table: its cache key (none with a query), edition, `Vary` and validator. */
-export class PagePlan {
+class PagePlan {
   readonly kind = 'page'
   readonly key: string | null
   readonly edition: string

@@ -35,7 +35,7 @@ import {
 } from '../services/spam/index.ts'
 
 /** Small: the longest valid message is about 5.5 kB of text. */
-export const CONTACT_BODY_LIMIT = 32 * 1024
+const CONTACT_BODY_LIMIT = 32 * 1024
 
 /**
  * Form tokens given out per client IP and `CONTACT_RATE_WINDOW`, per message it may send:

@@ -6,7 +6,7 @@ import { PAGES } from '#shared/pages.ts'
 const XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>'
 
 /** All 48 page URLs, each with its language alternates and x-default (README, Languages). */
-export function sitemapXml(baseUrl: string): string {
+function sitemapXml(baseUrl: string): string {
   const absolute = (path: string) => escapeHtml(`${baseUrl}${path}`)
   const urls = PAGES.flatMap((page) => {
     const alternates = [
@@ -26,7 +26,7 @@ export function sitemapXml(baseUrl: string): string {
   )
 }
 
-export function robotsTxt(baseUrl: string): string {
+function robotsTxt(baseUrl: string): string {
   return `User-agent: *\nAllow: /\nDisallow: /api/\n\nSitemap: ${baseUrl}/sitemap.xml\n`
 }
 

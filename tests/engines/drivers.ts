@@ -34,7 +34,7 @@ export type EngineOptions = {
   javaScript: boolean
 }
 
-export const DEFAULT_OPTIONS: EngineOptions = {
+const DEFAULT_OPTIONS: EngineOptions = {
   colorScheme: 'light',
   reducedMotion: false,
   javaScript: true,
@@ -98,7 +98,7 @@ const CALLS = [
  * stopped answering; a page that merely did not load in time, in a browser that still answers,
  * fails as such.
  */
-export const CALL_DEADLINE_MS = 30_000
+const CALL_DEADLINE_MS = 30_000
 const PAGE_LIMITS_MS = { pageLoad: 20_000, script: 20_000 }
 /** How long the liveness probe's trivial script may take. */
 const PROBE_DEADLINE_MS = 5_000

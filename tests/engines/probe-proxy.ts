@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net'
  * transitions the page starts. Pages whose scripts are off (a browser with JavaScript off)
  * run no probe either.
  */
-export const PROBE_PATH = '/__engine-probe.js'
+const PROBE_PATH = '/__engine-probe.js'
 
 /**
  * A page that shows one of the site's pages in a frame of a given width: WebKitWebDriver's

@@ -27,7 +27,7 @@ export function pluralBase(key: string): string | null {
 }
 
 /** The plural forms a language needs, as CLDR (through `Intl.PluralRules`) names them. */
-export function requiredPlurals(locale: Locale): string[] {
+function requiredPlurals(locale: Locale): string[] {
   return new Intl.PluralRules(locale).resolvedOptions().pluralCategories.map((c) => `_${c}`)
 }
 

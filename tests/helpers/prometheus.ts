@@ -15,7 +15,7 @@ export const HAS_PROMETHEUS =
   spawnSync('promtool', ['--version']).status === 0
 
 /** One sample an hour. (promtool writes a block per two hours, reading the file for each.) */
-export const STEP_S = 3600
+const STEP_S = 3600
 /** Hours in a week: the steps of one week. */
 export const WEEK_STEPS = (7 * 86_400) / STEP_S
 

@@ -46,7 +46,7 @@ export function tableRows(markdown: string): Row[] {
 }
 
 /** What the placeholder reference may call a placeholder's kind. */
-export const PLACEHOLDER_KINDS = ['company', 'figure', 'setting', 'value'] as const
+const PLACEHOLDER_KINDS = ['company', 'figure', 'setting', 'value'] as const
 
 export type PlaceholderRow = { name: string; kind: string; description: string }
 

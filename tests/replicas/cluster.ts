@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, '..', '..')
 export { NGINX }
 
 /** One app process: `node server/main.ts` on its own port, as a pod runs it. */
-export type Instance = { port: number; child: ChildProcess; output: () => string }
+type Instance = { port: number; child: ChildProcess; output: () => string }
 
 /**
  * Several production app processes behind nginx (round robin), as replicas behind an

@@ -29,7 +29,7 @@ export const DOMAIN_NAME = new RegExp(`^(?=.{1,253}$)${LABEL}(?:\\.${LABEL})+$`,
  * The smallest RSA key a verifier accepts: RFC 8301, 3.2 (verifiers must not accept keys
  * under 1024 bits; signers should use 2048).
  */
-export const DKIM_MIN_KEY_BITS = 1024
+const DKIM_MIN_KEY_BITS = 1024
 
 /**
  * The key as nodemailer will sign with it, or an error saying what is wrong with it (never

@@ -32,7 +32,7 @@ export type QuarantineEntry = {
 }
 
 /** What the operator's list shows of an entry: no address, no text. */
-export type QuarantineSummary = Pick<QuarantineEntry, 'id' | 'receivedAt' | 'reason' | 'form'> & {
+type QuarantineSummary = Pick<QuarantineEntry, 'id' | 'receivedAt' | 'reason' | 'form'> & {
   locale: ContactMessage['locale']
   /** Bytes the entry takes in the store. */
   bytes: number

@@ -10,7 +10,7 @@ type Log = {
  * keeps deleted data on Redis's disk no longer than the privacy policy says: the append-only
  * file is rewritten on a schedule (README, Retention and erasure), RDB snapshots are not.
  */
-export const DURABLE_REDIS = {
+const DURABLE_REDIS = {
   appendonly: 'yes',
   appendfsync: 'always',
   'maxmemory-policy': 'noeviction',

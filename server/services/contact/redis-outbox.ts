@@ -40,7 +40,7 @@ const ATTEMPTS = 1_000_000
 const KEEP_COMPLETED_SECONDS = 14 * 24 * 3600
 
 /** What stays of a delivered message: its id and timestamps, no personal data. */
-export type DeliveredRecord = { id: string; receivedAt: string; deliveredAt: string }
+type DeliveredRecord = { id: string; receivedAt: string; deliveredAt: string }
 
 /** A job's data: the message (or the site's own mail) until it is delivered, then its record. */
 export type QueuedMessage = OutboxItem | DeliveredRecord

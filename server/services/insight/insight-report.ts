@@ -12,7 +12,7 @@ import { TRAFFIC_SOURCE_IDS } from './traffic-sources.ts'
  */
 
 /** One sample of an instant query's vector: its labels and value. */
-export type Sample = { labels: Record<string, string>; value: number }
+type Sample = { labels: Record<string, string>; value: number }
 
 /** Runs an instant PromQL query and answers its vector. */
 export type Query = (expr: string) => Promise<Sample[]>

@@ -13,11 +13,10 @@ import type { TokenKey, TokenKeys } from './token-keys.ts'
  *
  * `2.<key id>.<kind>.<issued, base 36 ms>.<form>.<locale>.<nonce>.<HMAC-SHA256, base64url>`:
  * nothing personal, nothing secret in it; only the signature needs the key, which the key id
- * names (server/services/token-keys.ts). Version 1, without a key id, is still read: pages
+ * names (token-keys.ts). Version 1, without a key id, is still read: pages
  * and open forms of the release before key ids carry it.
  */
-export const TOKEN_KINDS = ['page', 'script'] as const
-export type TokenKind = (typeof TOKEN_KINDS)[number]
+export type TokenKind = 'page' | 'script'
 
 export type TokenClaims = {
   kind: TokenKind
@@ -81,7 +80,7 @@ function isSignedBy(key: TokenKey, payload: string, signature: string): boolean 
  * expired token is not spam: a person who left the form open for hours is told and sends
  * again; nor is one whose key this process does not have (`keyUnknown`).
  */
-export function checkToken(
+function checkToken(
   keys: Pick<TokenKeys, 'byId' | 'all'>,
   token: unknown,
   expected: { form: ContactFormId; locale: Locale },

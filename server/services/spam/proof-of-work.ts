@@ -22,7 +22,7 @@ import type { TokenKey, TokenKeys } from './token-keys.ts'
  */
 export const PROOF_COST = 5_000
 /** The counter's range (README, Spam defence: measured solve times). */
-export const PROOF_COUNTER = { min: 200, max: 600 } as const
+const PROOF_COUNTER = { min: 200, max: 600 } as const
 
 /**
  * `keyUnknown`: a challenge signed by a key this process does not have (rotated out, or lost

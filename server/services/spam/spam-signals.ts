@@ -61,10 +61,6 @@ export const DROP_REASONS = REJECTION_REASONS.filter(
   (reason): reason is DropReason => REJECTIONS[reason].answer === 'dropped',
 )
 
-export function isDropReason(reason: string): reason is DropReason {
-  return (DROP_REASONS as readonly string[]).includes(reason)
-}
-
 /**
  * Signs in a message's content that it may be spam (README, Spam defence). None of them drops
  * a message: a person may well send a link or two, so a message with a sign is delivered with

@@ -25,15 +25,13 @@ import { withinTime } from '../../lib/within-time.ts'
 export type TokenKey = { id: string; secret: Buffer }
 
 /** Eight characters of a hash of the key: names it, reveals nothing about it. */
-export function keyId(secret: Buffer): string {
+function keyId(secret: Buffer): string {
   return createHash('sha256')
     .update('form-token-key-id\n')
     .update(secret)
     .digest('base64url')
     .slice(0, 8)
 }
-
-export const KEY_ID = /^[\w-]{8}$/
 
 export function tokenKey(secret: Buffer): TokenKey {
   return { id: keyId(secret), secret }
