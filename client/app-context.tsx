@@ -16,7 +16,7 @@ export type AppContextValue = {
   /** Development only: details of a server render error. */
   devError?: DevError
   formState?: ContactFormState
-  /** The token of the form this document was rendered with (README, Spam defence). */
+  /** The token of the form this document was rendered with (docs/contact.md#spam-defence). */
   formToken?: FormToken
 }
 

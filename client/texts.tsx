@@ -7,7 +7,7 @@ import type { Namespace } from '#shared/texts.ts'
  * and in the browser alike, and `useTranslation(ns)` with react-i18next's shape for what the
  * site uses of it (`t` over namespaces, a new render when texts arrive). A thin hook instead of
  * react-i18next, which would add its weight to every first view for features the site does not
- * use (README, decision of 2026-11-25). `t` is i18next's `TFunction`, typed over the English
+ * use (docs/decisions/README.md). `t` is i18next's `TFunction`, typed over the English
  * files (shared/texts.ts), so a wrong key or a wrong `returnObjects` shape fails the type check.
  */
 

@@ -60,7 +60,7 @@ const PERFORMANCE_TARGET = 95
 
 /**
  * Lighthouse's default 4x CPU slowdown makes a high-end desktop (benchmark index 1500–2000)
- * its mid-tier phone. Its documentation ("Calibrating the CPU slowdown", docs/throttling.md)
+ * its mid-tier phone. Its throttling documentation ("Calibrating the CPU slowdown")
  * says to scale the multiplier to the host's benchmark index instead of keeping 4x on a
  * slower machine: the multiplier is the index over the phone's, 1750 / 4, so every machine
  * simulates the same phone. Each run uses the index the previous run measured (the first

@@ -123,8 +123,8 @@ type Measure = { rps: number; p50: number; p99: number; errors: number }
 
 /**
  * What a person's browser sends with a page request (a user agent, `Sec-Fetch-Dest`, a
- * referrer), so our server does all it does for a visitor, counting the view included (README,
- * Insight). Every server gets the same request.
+ * referrer), so our server does all it does for a visitor, counting the view included
+ * (docs/insight.md#insight-which-pages-bring-leads). Every server gets the same request.
  */
 const BROWSER_HEADERS = {
   'User-Agent':
@@ -442,7 +442,8 @@ async function soak() {
     MAIL_FROM: 'website@example.com',
     MAIL_TO: 'sales@example.com',
     CONTACT_RATE_MAX: '10000',
-    // The soak's posts carry tokens signed as a person's form has them (README, Spam defence).
+    // The soak's posts carry tokens signed as a person's form has them
+    // (docs/contact.md#spam-defence).
     CONTACT_TOKEN_SECRET: TEST_TOKEN_SECRET,
   })
   const seconds = SOAK_MINUTES * 60
@@ -489,7 +490,8 @@ async function soak() {
               message: `Soak message number ${posted}: please ignore this test.`,
               locale: 'en',
               [TOKEN_FIELD]: personToken('contact', 'en'),
-              // One solution per message, as a person's browser sends (README, Spam defence).
+              // One solution per message, as a person's browser sends
+              // (docs/contact.md#spam-defence).
               [PROOF_FIELD]: proofs[posted % proofs.length],
             }),
           }

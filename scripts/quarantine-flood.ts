@@ -1,13 +1,13 @@
 // `npm run bench:quarantine -- [--posts 10000] [--connections 8]`: a flood of bot posts
-// against the production server, as `npm run serve` runs it, and what the quarantine (README,
-// Quarantine) makes of it: every post fills the hidden field (the honeypot) with a valid
-// message, so each one is dropped, answered like a success and kept, the bounds pushing the
+// against the production server, as `npm run serve` runs it, and what the quarantine
+// (docs/contact.md#quarantine) makes of it: every post fills the hidden field (the honeypot) with a
+// valid message, so each one is dropped, answered like a success and kept, the bounds pushing the
 // oldest out. Measured three ways, each on a server of its own: without a quarantine
-// (QUARANTINE_DAYS=0, what a drop costs anyway), with the folder, and with Redis when
-// Debian's redis-server is installed. Prints posts answered, time per post (the load's
-// duration divided by the posts, and p50/p99 latency), entries kept, bytes (the metric and the
-// folder on disk), entries pushed out, and the server's RSS.
-// Loopback only; everything started is stopped. Needs `npm run build` first.
+// (QUARANTINE_DAYS=0, what a drop costs anyway), with the folder, and with Redis when Debian's
+// redis-server is installed. Prints posts answered, time per post (the load's duration divided by
+// the posts, and p50/p99 latency), entries kept, bytes (the metric and the folder on disk), entries
+// pushed out, and the server's RSS. Loopback only; everything started is stopped. Needs `npm run
+// build` first.
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'

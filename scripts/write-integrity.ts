@@ -1,8 +1,8 @@
 // Writes dist/integrity.json: the Subresource Integrity of every script the client build
 // made (sha384, as browsers check it), so a page whose scripts come from a CDN (`CDN_URL`)
 // names what each file must hash to, and the build's stylesheets, which the site serves itself
-// (server/render/integrity.ts, README Security). Beside the client directory, not in it:
-// nothing of it is served as a file.
+// (server/render/integrity.ts, docs/security.md#security-the-policy-enforced-and-reported). Beside
+// the client directory, not in it: nothing of it is served as a file.
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

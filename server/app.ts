@@ -65,7 +65,8 @@ declare module 'fastify' {
     policyFacts: PolicyFacts
     /** The rate limits' per-IP counters without Redis (with Redis they expire there). */
     rateLimitStore: ExpiringRateLimitStore | null
-    /** The contact forms' signed tokens and their one-message claims (README, Spam defence). */
+    /** The contact forms' signed tokens and their one-message claims
+     * (docs/contact.md#spam-defence). */
     formTokens: FormTokens
     proofs: ProofOfWork
   }
@@ -173,7 +174,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
       redis.disconnect()
     })
   }
-  // The forms' keys outlive the process (README, Spam defence): configured, kept beside the
+  // The forms' keys outlive the process (docs/contact.md#spam-defence): configured, kept beside the
   // outbox, or shared through Redis.
   const tokenKeys = await loadTokenKeys({
     secret: config.CONTACT_TOKEN_SECRET,
@@ -284,7 +285,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     metricsPort: isMetricsOnSitePort(config) ? undefined : config.METRICS_PORT,
     host: config.HOST,
   })
-  // Page views and leads, counted from requests the site answers anyway (README, Insight).
+  // Page views and leads, counted from requests the site answers anyway
+  // (docs/insight.md#insight-which-pages-bring-leads).
   await app.register(insightPlugin)
   // An overloaded process answers 503 with Retry-After instead of queueing without end.
   await app.register(overloadPlugin, {

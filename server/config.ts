@@ -129,8 +129,8 @@ const dkimKeyFile = z
   })
 
 /**
- * Environment variables (README, Configuration). Names are fixed so that ops, the Helm chart and the
- * tests agree. Defaults make `npm start` work with no configuration at all.
+ * Environment variables (docs/configuration.md#configuration). Names are fixed so that ops, the
+ * Helm chart and the tests agree. Defaults make `npm start` work with no configuration at all.
  */
 export const ConfigSchema = z.object({
   NODE_ENV: z.enum(['production', 'development', 'test']).default('production'),
@@ -164,7 +164,7 @@ export const ConfigSchema = z.object({
    * IPs/CIDRs (or `loopback`, `uniquelocal`, `linklocal`) allowed to read `/metrics`, on
    * whichever port serves it; others get 404. `0.0.0.0/0,::/0` allows everyone. Unset: this
    * machine and the private ranges, so a metrics port that ends up open to the internet still
-   * answers no public address (README, Operations).
+   * answers no public address (docs/operations.md#operations).
    */
   METRICS_ALLOW: z
     .string()
@@ -180,9 +180,10 @@ export const ConfigSchema = z.object({
   MAIL_FROM: mailbox.default('Modernwerk Website <website@modernwerk.example>'),
   MAIL_TO: mailbox.default('kontakt@modernwerk.example'),
   /**
-   * DKIM signing of every mail the site sends (README, Reaching the inbox): all of domain,
-   * selector and one key, or none (`dkimSettings`). The domain must be MAIL_FROM's or a parent
-   * of it.
+   * DKIM signing of every mail the site sends
+   * (docs/contact.md#reaching-the-inbox-the-mail-dkim-and-a-spam-filters-view): all of domain,
+   * selector and one key, or none (`dkimSettings`). The domain must be MAIL_FROM's or a parent of
+   * it.
    */
   DKIM_DOMAIN: domainName.optional(),
   DKIM_SELECTOR: z
@@ -200,8 +201,8 @@ export const ConfigSchema = z.object({
   /** Days an undeliverable contact message is kept before it is deleted (privacy policy). */
   CONTACT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /**
-   * Days a post the spam defence dropped is kept, undelivered, in the quarantine (README,
-   * Quarantine), where an operator can release a person's message; 0 keeps none.
+   * Days a post the spam defence dropped is kept, undelivered, in the quarantine
+   * (docs/contact.md#quarantine), where an operator can release a person's message; 0 keeps none.
    */
   QUARANTINE_DAYS: z.coerce.number().int().min(0).max(30).default(7),
   /** The quarantine's bounds: beyond either, the oldest entries go first. */
@@ -215,7 +216,7 @@ export const ConfigSchema = z.object({
   CONTACT_RATE_MAX: z.coerce.number().int().min(1).max(10_000).default(5),
   CONTACT_RATE_WINDOW: duration.default(15 * 60_000),
   /**
-   * The key the contact forms' tokens are signed with (README, Spam defence): at least 32
+   * The key the contact forms' tokens are signed with (docs/contact.md#spam-defence): at least 32
    * characters. Unset: a key made once and kept beside the file outbox, or in Redis with
    * `REDIS_URL` (shared by every replica), so forms open at a restart stay good.
    */
@@ -259,8 +260,9 @@ export const ConfigSchema = z.object({
     })
     .default(3_600_000),
   /**
-   * The Prometheus that scrapes this site (README, Insight): set, the app mails the week's
-   * insight figures to `MAIL_TO` every Monday; unset (the default), no summary is sent.
+   * The Prometheus that scrapes this site (docs/insight.md#insight-which-pages-bring-leads): set,
+   * the app mails the week's insight figures to `MAIL_TO` every Monday; unset (the default), no
+   * summary is sent.
    */
   INSIGHT_SUMMARY_PROMETHEUS_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
@@ -274,19 +276,20 @@ export const ConfigSchema = z.object({
   LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /**
    * Days the monitoring system keeps the page statistics and lead counters; the privacy policy
-   * states it, Prometheus's retention is set to it (README, Insight). At least the 60 days the
-   * report compares.
+   * states it, Prometheus's retention is set to it
+   * (docs/insight.md#insight-which-pages-bring-leads). At least the 60 days the report compares.
    */
   STATISTICS_RETENTION_DAYS: z.coerce.number().int().min(60).max(800).default(400),
   /**
    * The day this deployment's values of the settings the privacy policy states
    * (`POLICY_STATED_SETTINGS`) took effect, if they differ from the defaults: the policy's
-   * "last updated" date and history show it (README, Legal texts).
+   * "last updated" date and history show it
+   * (docs/languages.md#legal-texts-that-state-what-the-code-does).
    */
   POLICY_SETTINGS_SINCE: z.iso.date({ error: 'must be a date like 2026-12-01' }).optional(),
   /**
    * Development and tests only: the English texts replaced by the pseudo-locale
-   * (shared/pseudo-locale.ts; README, "The pseudo-locale"). Refused in production.
+   * (shared/pseudo-locale.ts; docs/languages.md#languages). Refused in production.
    */
   PSEUDO_LOCALE: z.stringbool({ error: 'must be 1 or 0' }).default(false),
 })
@@ -323,7 +326,8 @@ const ResolvedConfigSchema = ConfigSchema.superRefine(dkimSettings)
   .transform((config, context) => {
     if (config.METRICS_PORT !== undefined) return { ...config, METRICS_PORT: config.METRICS_PORT }
     // `npm run dev` keeps /metrics beside its pages (localhost:3000/metrics): dev servers of
-    // several checkouts on one machine need no second port each to keep apart (README, Develop).
+    // several checkouts on one machine need no second port each to keep apart
+    // (docs/development.md#develop).
     if (config.NODE_ENV === 'development') return { ...config, METRICS_PORT: config.PORT }
     // The site on the default metrics port would serve /metrics beside its pages unasked.
     if (config.PORT === METRICS_PORT_DEFAULT) {

@@ -11,7 +11,7 @@ type Output = ReturnType<typeof destination>
  * Collects log lines and passes them on as one string per block. pino's own buffering
  * (sonic-boom's `minLength`) appends every line to the pending text and measures its UTF-8
  * length again, so each line costs time in proportion to what is already waiting; here a line
- * costs an array push, and the output sees one write per block (README, Decisions).
+ * costs an array push, and the output sees one write per block (docs/decisions/README.md).
  */
 class LineBlocks implements DestinationStream {
   #lines: string[] = []
@@ -48,7 +48,7 @@ let stream: LineBlocks | undefined
 
 /**
  * Standard output for the process's JSON log lines, in blocks: a write per line would be a
- * system call per request (README, Measured quality). A block is written with one
+ * system call per request (docs/performance.md#measured-quality). A block is written with one
  * synchronous write, which costs the event loop less than handing it to the thread pool
  * (measured: 1 % of a busy server's time against 3 %) and can only wait when the container
  * runtime stops reading the output. Lines reach the output within a second; on exit, however

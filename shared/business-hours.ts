@@ -9,8 +9,8 @@ import { FIGURES } from './figures.ts'
  * A 24-hour language gets two-digit hours ("09:00"), as the German and Polish Managed IT texts
  * ask for (`datetime(hour: 2-digit; …)`; English asks for `hour: numeric`): with
  * `hour: numeric` Firefox writes "09:00" where V8 and WebKit write "9:00", and the page would
- * not hydrate the server's text (README, Browser engines). A 12-hour language keeps "9:00 AM",
- * which every engine writes alike.
+ * not hydrate the server's text (docs/testing.md#browser-engines). A 12-hour language keeps "9:00
+ * AM", which every engine writes alike.
  */
 export function businessHours(localeIso: string) {
   const { timeZone } = COMPANY.businessHours

@@ -174,11 +174,11 @@ export function fieldOptions(field: ContactField, form: ContactFormId): readonly
 /** The hidden field people never see; anything in it marks the sender as a bot. */
 export const HONEYPOT_FIELD = 'website'
 
-/** The hidden field with the form's signed token (README, Spam defence). */
+/** The hidden field with the form's signed token (docs/contact.md#spam-defence). */
 export const TOKEN_FIELD = 'token'
 
 /**
- * The field of a script's post with its proof-of-work solution (README, Spam defence); its
+ * The field of a script's post with its proof-of-work solution (docs/contact.md#spam-defence); its
  * format is `shared/proof-of-work.ts`'s.
  */
 export const PROOF_FIELD = 'proof'
@@ -186,7 +186,8 @@ export const PROOF_FIELD = 'proof'
 /**
  * The hidden field of the contact form a service page's call to action opened (its interest
  * preselected, `?service=cloud`): that service page's id, so the lead counts under the page
- * that brought it (README, Insight). The server takes only a service page's id from it.
+ * that brought it (docs/insight.md#insight-which-pages-bring-leads). The server takes only a
+ * service page's id from it.
  */
 export const VIA_FIELD = 'via'
 
@@ -227,7 +228,7 @@ export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number]
 export type FieldErrors = Partial<Record<ContactFieldName, FieldErrorCode>>
 
 /**
- * The signed token a page's form posts with (README, Spam defence), for the form it belongs
+ * The signed token a page's form posts with (docs/contact.md#spam-defence), for the form it belongs
  * to: a page rendered for one form never lends its token to another.
  */
 export type FormToken = { form: ContactFormId; token: string }

@@ -14,8 +14,8 @@ import { LOCALES, type Locale } from './locales.ts'
 import { ProofChallengeSchema } from './proof-of-work.ts'
 
 /**
- * The contact submission (README, Contact form and mail delivery): one schema, built from the
- * field table, used by the browser for field messages and by the server as the API route's
+ * The contact submission (docs/contact.md#contact-form-and-mail-delivery): one schema, built from
+ * the field table, used by the browser for field messages and by the server as the API route's
  * body schema. zod/mini keeps what the browser downloads small; the forms load it when a
  * visitor starts filling them in. Error messages are codes (`tooShort`), which the forms turn
  * into localized texts.
@@ -179,7 +179,7 @@ export const ContactAnswerSchemas = {
       z.enum(FIELD_ERROR_CODES),
     ),
   }),
-  /** Posted from another site (README, Spam defence): refused, the form shown again. */
+  /** Posted from another site (docs/contact.md#spam-defence): refused, the form shown again. */
   403: z.object({ status: z.literal('foreign') }),
   /**
    * The form was open longer than its token lasts: a new token to send the message again

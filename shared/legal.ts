@@ -99,7 +99,7 @@ export function processors(facts: PolicyFacts): readonly ('hosting' | 'mail' | '
 
 /**
  * What the legal pages state that depends on the configuration, so the policy says what this
- * deployment does (README, Retention and erasure).
+ * deployment does (docs/contact.md#retention-and-erasure).
  */
 export type PolicyFacts = {
   /** `CONTACT_RETENTION_DAYS`: an undeliverable contact message is deleted after this. */
@@ -115,7 +115,7 @@ export type PolicyFacts = {
   logRetentionDays: number
   /**
    * `STATISTICS_RETENTION_DAYS`: how long the monitoring system keeps the page statistics and
-   * lead counters (its retention is set to this; README, Insight).
+   * lead counters (its retention is set to this; docs/insight.md#insight-which-pages-bring-leads).
    */
   statisticsRetentionDays: number
   /** The error-report beacon's limit per client IP and window (ms), fixed in its route. */
@@ -135,7 +135,7 @@ export type PolicyFacts = {
   repeatWindowMs: number
   /**
    * `QUARANTINE_DAYS`: how long a message the spam defence held back is kept for an operator
-   * to check (README, Quarantine); 0: none is kept, and the policy says nothing of it.
+   * to check (docs/contact.md#quarantine); 0: none is kept, and the policy says nothing of it.
    */
   quarantineDays: number
   /**
@@ -169,7 +169,7 @@ export type LegalVersion = {
  * The dated history of each legal text, oldest first; the page shows the newest date and the
  * list. A change to a text's rendered words (texts, facts, code) makes
  * `tests/server/routes/legal-history.test.ts` fail until a new version is added here with the
- * hashes the test prints (README, Legal texts).
+ * hashes the test prints (docs/languages.md#legal-texts-that-state-what-the-code-does).
  */
 export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersion[]>> = {
   privacy: [

@@ -28,7 +28,8 @@ export function formatList(items: readonly string[], locale: Locale): string {
   return new Intl.ListFormat(LOCALE_INFO[locale].listIso, { type: 'conjunction' }).format(items)
 }
 
-/** Cookie that remembers a language the visitor picked in the switcher (README, Languages). */
+/** Cookie that remembers a language the visitor picked in the switcher
+ * (docs/languages.md#languages). */
 export const LOCALE_COOKIE = 'i18n_redirected'
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60
 

@@ -1,6 +1,7 @@
 /**
- * Which URLs the site may navigate to (README, Deployments and version skew). Internal paths go through the router;
- * another origin needs an explicit `external` flag; script-like protocols never pass.
+ * Which URLs the site may navigate to (docs/operations.md#deployments-and-version-skew). Internal
+ * paths go through the router; another origin needs an explicit `external` flag; script-like
+ * protocols never pass.
  */
 const FORBIDDEN_PROTOCOLS = ['javascript:', 'data:', 'blob:', 'vbscript:'] as const
 

@@ -4,10 +4,10 @@ import { SERVICES, serviceNamespace, servicePath, type ServiceSlug } from './ser
 import { TEAM, teamPath, type TeamSlug } from './team.ts'
 
 /**
- * The site's pages: one entry per route, the same path in every locale (README, Languages).
- * Routes, the sitemap, the server's page cache and canonical redirects, the pages' texts to
- * embed and their code chunks are computed from this table; services and team members add
- * their pages from their own tables. Order here is the sitemap's order.
+ * The site's pages: one entry per route, the same path in every locale
+ * (docs/languages.md#languages). Routes, the sitemap, the server's page cache and canonical
+ * redirects, the pages' texts to embed and their code chunks are computed from this table; services
+ * and team members add their pages from their own tables. Order here is the sitemap's order.
  */
 type PageEntry = {
   id: string

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini'
 
 /**
- * The proof of work's wire format (README, Spam defence): the challenge the server hands out
- * with a script's token, and the payload the form posts back in `PROOF_FIELD`
+ * The proof of work's wire format (docs/contact.md#spam-defence): the challenge the server hands
+ * out with a script's token, and the payload the form posts back in `PROOF_FIELD`
  * (`shared/contact-fields.ts`). ALTCHA's
  * format (altcha-lib on the server, the altcha package's solver in the browser): the payload
  * is the challenge and its solution as base64-encoded JSON, one opaque string.

@@ -1,5 +1,5 @@
 /**
- * Pseudo-localisation for development (README, "The pseudo-locale"): English made longer and
+ * Pseudo-localisation for development (docs/languages.md#languages): English made longer and
  * accented, between markers, so a page shows at a glance which words do not come from the
  * locale files (no markers) and where a layout breaks with longer words. `PSEUDO_LOCALE=1`
  * puts it in place of the English texts; the server refuses it in production.

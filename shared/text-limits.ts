@@ -2,8 +2,8 @@
  * The longest text, in characters, that the few places with little room take in any language:
  * the header's links, buttons, the footer's links. Keys are `namespace:path`, where a `*` stands
  * for one path segment or one namespace part (`service-*:cta.button`). Every language is checked
- * against them in `npm run check` (tests/locales/translator-checks.test.ts); README, "What a
- * translation must keep".
+ * against them in `npm run check` (tests/locales/translator-checks.test.ts);
+ * docs/languages.md#languages.
  */
 export const TEXT_LIMITS = [
   {

@@ -7,7 +7,7 @@ import { LOCALES, type Locale } from './locales.ts'
  * so both write the same HTML), never typed by translators. Only a plain space (U+0020) ever
  * becomes a no-break space (U+00A0) and only a straight apostrophe after a letter or digit
  * becomes the typographic one (U+2019); nothing is added, removed or moved, so applying it
- * twice changes nothing. The rules (README, "Typography by rule"):
+ * twice changes nothing. The rules (docs/languages.md#languages):
  *
  * - every language: `don't`, `company's`, `days'` are written with ’; a number and the unit
  *   or sign after it (`40 %`, `2,5 s`, `10 GB`), `§`, `§§` and the language's reference

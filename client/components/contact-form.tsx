@@ -52,7 +52,7 @@ const loadRequests = () => import('./contact-requests.ts')
  * and the server answers with the page (errors and input kept, or the success message). With
  * JavaScript the same schema checks the fields first, then the form posts JSON; it never
  * retries by itself and cannot be sent twice while sending. Its token comes with a proof of
- * work, solved in the background from the first focus (README, Spam defence); a visitor who
+ * work, solved in the background from the first focus (docs/contact.md#spam-defence); a visitor who
  * sends before it is done waits for it, told so in the form's live region.
  */
 export function ContactForm({ form, initialValues = {} }: ContactFormProps) {

@@ -24,7 +24,7 @@ function newSubmissionId(): string {
 /** A token of the visitor's own and the proof-of-work challenge its message must solve. */
 type TokenGrant = { token: string; challenge: ProofChallenge }
 
-/** A token of this visitor's own for the form (README, Spam defence); null if none came. */
+/** A token of this visitor's own for the form (docs/contact.md#spam-defence); null if none came. */
 async function fetchToken(form: ContactFormId, locale: string): Promise<TokenGrant | null> {
   try {
     return await http<TokenGrant>('/api/contact/token', { query: { form, locale } })
@@ -34,7 +34,7 @@ async function fetchToken(form: ContactFormId, locale: string): Promise<TokenGra
 }
 
 /**
- * A token's proof of work (README, Spam defence), solved in the background from the moment
+ * A token's proof of work (docs/contact.md#spam-defence), solved in the background from the moment
  * the token came: the solver loads then and starts at once.
  */
 class BackgroundProof {
@@ -135,7 +135,7 @@ export class FormSession {
       this.#submission = { content, id: newSubmissionId() }
     }
     // Neither token: one is asked for now, and the visitor is asked to try again (a token
-    // made this instant is too young to be a person's, README, Spam defence).
+    // made this instant is too young to be a person's, docs/contact.md#spam-defence).
     const token = (await this.token()) ?? pageToken
     if (!token) {
       this.#tokenRequest = null
@@ -161,8 +161,8 @@ export class FormSession {
       this.#tokenRequest = null
       this.#proof = null
     } else if (answer.status === 'expired') {
-      // The form outlived its token or the key that signed it (README, Spam defence): the new
-      // token is good at once, so the same message goes again by itself as soon as its
+      // The form outlived its token or the key that signed it (docs/contact.md#spam-defence): the
+      // new token is good at once, so the same message goes again by itself as soon as its
       // challenge is solved; the visitor, who already pressed send, only sees it take a moment
       // longer. Once: a second renewal in a row is shown to them.
       this.#tokenRequest = Promise.resolve(answer.token)

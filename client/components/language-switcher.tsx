@@ -29,7 +29,7 @@ export function LanguageSwitcher({ className }: { className?: string }) {
             lang={code}
             aria-current={code === locale ? 'true' : undefined}
             onClick={() => {
-              // An explicit choice, and only that, is remembered (README, Languages).
+              // An explicit choice, and only that, is remembered (docs/languages.md#languages).
               document.cookie = localeCookie(code, window.location.protocol === 'https:')
             }}
           >

@@ -34,10 +34,10 @@ export function legalSections<Id extends string>(
 const COOKIE_DAYS = BROWSER_STORAGE.find((entry) => entry.kind === 'cookie')?.lifetimeDays ?? 0
 
 /**
- * What the legal texts interpolate: the company facts and this deployment's settings (README,
- * Retention and erasure), periods in the page's language ("15 Minuten", "30 dni"), as a rate
- * ("per minute", "je 15 Minuten", "na godzinę") and after a time ("after one day", "nach 14
- * Tagen", "po 14 dniach"): a period of one unit reads without its numeral where the language
+ * What the legal texts interpolate: the company facts and this deployment's settings
+ * (docs/contact.md#retention-and-erasure), periods in the page's language ("15 Minuten", "30 dni"),
+ * as a rate ("per minute", "je 15 Minuten", "na godzinę") and after a time ("after one day", "nach
+ * 14 Tagen", "po 14 dniach"): a period of one unit reads without its numeral where the language
  * says it so.
  */
 export function usePolicyValues() {

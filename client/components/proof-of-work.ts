@@ -4,13 +4,13 @@ import { trustedWorkerUrl } from '../runtime/trusted-types.ts'
 import { encodeProof, type ProofChallenge } from '#shared/proof-of-work.ts'
 
 /**
- * The proof of work's solver (README, Spam defence), loaded with the form's requests when a
+ * The proof of work's solver (docs/contact.md#spam-defence), loaded with the form's requests when a
  * visitor starts on a form: the altcha package's solver and its PBKDF2 worker, a file of this
  * site's own. The worker is created from the page's origin even when a CDN serves the
  * scripts (a worker must be same-origin; `worker-src 'self'`), and never from a blob.
  */
 
-/** Longer than any device a person uses needs (README: measured solve times). */
+/** Longer than any device a person uses needs (docs/contact.md#spam-defence). */
 const SOLVE_TIMEOUT_MS = 60_000
 
 /** At most four workers: the work is small, and phones' efficiency cores gain little. */

@@ -31,9 +31,9 @@ function whenIdle(timers: Timers, callback: () => void) {
 }
 
 /**
- * New-build detection (README, Deployments and version skew): the page's own build manifest 1 s after the app is idle,
- * then `latest.json` every interval (the first poll one interval after load). Network errors
- * are silent; a difference is reported once.
+ * New-build detection (docs/operations.md#deployments-and-version-skew): the page's own build
+ * manifest 1 s after the app is idle, then `latest.json` every interval (the first poll one
+ * interval after load). Network errors are silent; a difference is reported once.
  */
 export function startBuildWatch(options: BuildWatchOptions) {
   const timers: Timers = options.timers ?? {

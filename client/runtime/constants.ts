@@ -1,4 +1,4 @@
-/** Timing of the client runtime (README, Deployments and version skew), in one place. */
+/** Timing of the client runtime (docs/operations.md#deployments-and-version-skew), in one place. */
 
 /** The page's own build manifest is fetched this long after the app became idle. */
 export const BUILD_META_DELAY_MS = 1_000

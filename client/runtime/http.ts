@@ -1,6 +1,6 @@
 import { ofetch, type FetchOptions } from 'ofetch'
 
-/** Statuses worth one more try for reads (README, Deployments and version skew). */
+/** Statuses worth one more try for reads (docs/operations.md#deployments-and-version-skew). */
 const RETRY_STATUS_CODES = [408, 409, 425, 429, 500, 502, 503, 504]
 
 /** Requests that change something are never repeated by the client. */

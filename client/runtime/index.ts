@@ -8,9 +8,10 @@ import { buildManifestUrl, runtimeConfig } from './runtime-config.ts'
 type BrowserRouter = ReturnType<typeof createBrowserRouter>
 
 /**
- * What keeps an open page working across deployments (README, Deployments and version skew): new-build detection and,
- * once this page is outdated, turning the next in-app navigation into a full page load of its
- * target (guarded against loops). Never reloads by itself: a half-filled form stays.
+ * What keeps an open page working across deployments
+ * (docs/operations.md#deployments-and-version-skew): new-build detection and, once this page is
+ * outdated, turning the next in-app navigation into a full page load of its target (guarded against
+ * loops). Never reloads by itself: a half-filled form stays.
  */
 export function startRuntime(router: BrowserRouter) {
   startPrefetch({

@@ -13,11 +13,12 @@ export type PrefetchOptions = {
 }
 
 /**
- * Loads a page's chunk and texts before the click that needs them (README, Speed a visitor
- * feels): when a pointer rests on an internal link for 80 ms, when a link gets keyboard focus,
- * when a touch starts on it, and, on a fast connection, for the links in view once the browser
- * is idle. Each page once; never the page already shown; nothing at all when the visitor asked
- * to save data or the connection is 2G. Only this build's own pages are ever fetched.
+ * Loads a page's chunk and texts before the click that needs them
+ * (docs/architecture.md#navigations-a-visitor-feels): when a pointer rests on an internal link for
+ * 80 ms, when a link gets keyboard focus, when a touch starts on it, and, on a fast connection, for
+ * the links in view once the browser is idle. Each page once; never the page already shown; nothing
+ * at all when the visitor asked to save data or the connection is 2G. Only this build's own pages
+ * are ever fetched.
  */
 export function startPrefetch({ router, connection }: PrefetchOptions): void {
   if (connection?.saveData || /(^|-)2g$/.test(connection?.effectiveType ?? '')) return

@@ -1,10 +1,10 @@
-// `npm run contact:erase -- --email ADDRESS`: erasure on request (GDPR Art. 17, README,
-// Retention and erasure). Removes every contact message from that sender the site still
-// stores: the outbox folder (`OUTBOX_DIR`), the quarantine of dropped posts and, with
-// `REDIS_URL`, the queue in every state and the replicas' quarantine, then has Redis rewrite
-// its append-only file so they leave its disk at once.
-// Prints how many; the address itself is never printed or logged. In a pod:
-// `kubectl exec deploy/<name> -- node server/cli/contact-erase.ts --email ADDRESS`.
+// `npm run contact:erase -- --email ADDRESS`: erasure on request (GDPR Art. 17,
+// docs/contact.md#retention-and-erasure). Removes every contact message from that sender the site
+// still stores: the outbox folder (`OUTBOX_DIR`), the quarantine of dropped posts and, with
+// `REDIS_URL`, the queue in every state and the replicas' quarantine, then has Redis rewrite its
+// append-only file so they leave its disk at once. Prints how many; the address itself is never
+// printed or logged. In a pod: `kubectl exec deploy/<name> -- node server/cli/contact-erase.ts
+// --email ADDRESS`.
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { z } from 'zod'

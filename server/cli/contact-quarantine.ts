@@ -1,4 +1,4 @@
-// `npm run --silent contact:quarantine -- <command>` (README, Quarantine): what the spam
+// `npm run --silent contact:quarantine -- <command>` (docs/contact.md#quarantine): what the spam
 // defence dropped, kept undelivered for QUARANTINE_DAYS. In a pod:
 // `kubectl exec deploy/<name> -- node server/cli/contact-quarantine.ts <command>`.
 //

@@ -1,8 +1,9 @@
 // `npm run report -- --prometheus URL [--selector 'namespace="web"'] [--days 7,30]
-// [--until 2026-11-30T00:00:00Z]`: the insight figures (README, Insight) for the last 7 and 30
-// days (up to now, or to `--until`), read from the Prometheus that scrapes the site, printed as
-// text for someone without Grafana. `PROMETHEUS_URL` may stand in for `--prometheus`. Reads
-// only aggregate counters; there is nothing about a visitor to read.
+// [--until 2026-11-30T00:00:00Z]`: the insight figures
+// (docs/insight.md#insight-which-pages-bring-leads) for the last 7 and 30 days (up to now, or to
+// `--until`), read from the Prometheus that scrapes the site, printed as text for someone without
+// Grafana. `PROMETHEUS_URL` may stand in for `--prometheus`. Reads only aggregate counters; there
+// is nothing about a visitor to read.
 import { parseArgs } from 'node:util'
 import { z } from 'zod'
 import {

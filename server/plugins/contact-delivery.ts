@@ -86,7 +86,8 @@ declare module 'fastify' {
       outbox: FileOutbox
       /** The shared queue when `REDIS_URL` is set. */
       queue: RedisOutbox | null
-      /** Where dropped posts are kept (README, Quarantine); null with `QUARANTINE_DAYS=0`. */
+      /** Where dropped posts are kept (docs/contact.md#quarantine); null with `QUARANTINE_DAYS=0`.
+       * */
       quarantine: Quarantine | null
     }
   }
@@ -297,7 +298,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       // Switching from the file outbox: what waits in the folder moves into the queue.
       const migration = migrateFileOutbox(outbox, redisQueue, app.log)
       // What was deleted leaves Redis's disk too, within REDIS_AOF_REWRITE_INTERVAL: until a
-      // rewrite the append-only file keeps every command (README, Retention and erasure).
+      // rewrite the append-only file keeps every command (docs/contact.md#retention-and-erasure).
       // Soon after each start and at each stop as well, so that pods restarting more often
       // than the interval never put the rewrite off. Each attempt is counted: an alert
       // (WebsiteQueueDiskNotRewritten) tells ops when the policy's bound does not hold.
@@ -396,7 +397,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     })
     app.addHook('onClose', () => retention.stop())
 
-    // The quarantine (README, Quarantine): dropped posts kept for an operator to look at.
+    // The quarantine (docs/contact.md#quarantine): dropped posts kept for an operator to look at.
     const quarantine = await openQuarantine(app, redis, outbox.dir)
     const quarantined = new Counter({
       name: 'contact_quarantined_total',

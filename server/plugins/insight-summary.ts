@@ -23,8 +23,8 @@ const FIRST_CHECK_MS = 60_000
 const CLAIM_MS = 8 * 86_400_000
 
 /**
- * The weekly insight summary to `MAIL_TO` (README, Insight), off unless
- * `INSIGHT_SUMMARY_PROMETHEUS_URL` is set: once a week, on one replica, through the contact
+ * The weekly insight summary to `MAIL_TO` (docs/insight.md#insight-which-pages-bring-leads), off
+ * unless `INSIGHT_SUMMARY_PROMETHEUS_URL` is set: once a week, on one replica, through the contact
  * outbox (so it is delivered and retried like a message). Once per week: claimed by week
  * (in Redis with several replicas), remembered in a file beside the file outbox across
  * restarts, and queued under an id made from the week.

@@ -22,10 +22,10 @@ declare module 'fastify' {
 }
 
 /**
- * Which pages bring leads (README, Insight): page views and leads as Prometheus counters,
- * labelled only with values of the site's tables, so the number of series is fixed by them.
- * Every series exists from the start at 0: a rate over a week is defined before the first
- * view, and the first view or lead after a restart is not lost to `increase()`.
+ * Which pages bring leads (docs/insight.md#insight-which-pages-bring-leads): page views and leads
+ * as Prometheus counters, labelled only with values of the site's tables, so the number of series
+ * is fixed by them. Every series exists from the start at 0: a rate over a week is defined before
+ * the first view, and the first view or lead after a restart is not lost to `increase()`.
  */
 export const insightPlugin = fp(
   async (app) => {

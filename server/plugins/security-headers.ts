@@ -61,7 +61,8 @@ export function helmetOptions({
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // A CDN serves scripts only, each checked by its integrity (README, Security).
+        // A CDN serves scripts only, each checked by its integrity
+        // (docs/security.md#security-the-policy-enforced-and-reported).
         scriptSrc: ["'self'", ...(cdnUrl ? [cdnUrl] : []), ...inlineScripts],
         // Development only: Vite injects edited styles as <style> and talks over a WebSocket.
         styleSrc: isDevelopment ? ["'self'", "'unsafe-inline'"] : ["'self'"],
@@ -77,8 +78,9 @@ export function helmetOptions({
         frameAncestors: ["'none'"],
         // Enforced everywhere but in development (below).
         ...(isDevelopment ? {} : TRUSTED_TYPES_DIRECTIVES),
-        // Violations are reported (README, Security): Chromium and Firefox through the
-        // Reporting API (over HTTPS; both then ignore `report-uri`), WebKit to `report-uri`.
+        // Violations are reported (docs/security.md#security-the-policy-enforced-and-reported):
+        // Chromium and Firefox through the Reporting API (over HTTPS; both then ignore
+        // `report-uri`), WebKit to `report-uri`.
         reportTo: [REPORT_GROUP],
         reportUri: [CSP_REPORT_PATH],
       },

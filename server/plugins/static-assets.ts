@@ -42,7 +42,8 @@ export const staticAssetsPlugin = fp<StaticAssetsOptions>(
         const isHashed = /^[\\/]assets[\\/]/.test(path.slice(clientDir.length))
         reply.header('cache-control', isHashed ? IMMUTABLE : REVALIDATE)
         // A CDN that pulls these files passes this on, so pages may load them from there in
-        // CORS mode, as module scripts and integrity checks need (README, Security).
+        // CORS mode, as module scripts and integrity checks need
+        // (docs/security.md#security-the-policy-enforced-and-reported).
         if (isHashed) reply.header('access-control-allow-origin', '*')
         // Spelled as the pages spell it; `preCompressed` adds it in lower case otherwise.
         reply.header('vary', 'Accept-Encoding')

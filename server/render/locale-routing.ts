@@ -2,7 +2,7 @@ import Negotiator from 'negotiator'
 import { DEFAULT_LOCALE, isLocale, localizePath, LOCALES, type Locale } from '#shared/locales.ts'
 import { pageAt } from '#shared/pages.ts'
 
-/** What to do with a page request before rendering (README, Languages). */
+/** What to do with a page request before rendering (docs/languages.md#languages). */
 export type PageRouting =
   | { kind: 'redirect'; status: 301 | 302; location: string; headers: Record<string, string> }
   | { kind: 'page'; headers: Record<string, string> }

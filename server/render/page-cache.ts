@@ -240,8 +240,8 @@ export function currentYear(now = Date.now()): number {
 }
 
 /**
- * How long a page with a form is kept before it is rendered again with a new token (README,
- * Spam defence): its token is at most this old when a visitor gets the page.
+ * How long a page with a form is kept before it is rendered again with a new token
+ * (docs/contact.md#spam-defence): its token is at most this old when a visitor gets the page.
  */
 export const FORM_PAGE_WINDOW_MS = 30 * 60_000
 

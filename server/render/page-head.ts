@@ -11,8 +11,8 @@ import { structuredData } from './structured-data.ts'
  * What only crawlers and link previews read, added by the server to the document it sends
  * (before `</head>`, see client/entry-server.tsx): Open Graph with the page's share image, the
  * Twitter/X card and the structured data. The browser never needs these after a client-side
- * navigation, so they are not part of the client bundle (README, Share previews and structured
- * data).
+ * navigation, so they are not part of the client bundle
+ * (docs/languages.md#share-previews-and-structured-data).
  */
 
 export type PageHeadContext = {

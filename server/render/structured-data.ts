@@ -24,8 +24,9 @@ import { TEAM, teamMember, teamPath, type TeamMember } from '#shared/team.ts'
 
 /**
  * schema.org data for search engines, one `@graph` per page, made from the company facts, the
- * page table and the page's texts (README, Share previews and structured data). Nodes refer to
- * each other by `@id`; the organization has one identity on every page and in every language.
+ * page table and the page's texts (docs/languages.md#share-previews-and-structured-data). Nodes
+ * refer to each other by `@id`; the organization has one identity on every page and in every
+ * language.
  */
 
 export type StructuredDataContext = {

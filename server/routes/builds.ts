@@ -5,11 +5,11 @@ import { z } from 'zod'
 export const BUILD_ASSETS_DIR = '/assets/'
 
 /**
- * Build manifests for new-build detection (README, Deployments and version skew): `latest.json` is never cached; a
- * build's own `meta/{id}.json` is immutable and answers 404 once this server runs another
- * build, which is how an open page learns that it is outdated. The previous release, whose
- * files this image carries, still has its meta: its pages learn of the new build from
- * `latest.json` instead of from a 404 the browser would log as an error.
+ * Build manifests for new-build detection (docs/operations.md#deployments-and-version-skew):
+ * `latest.json` is never cached; a build's own `meta/{id}.json` is immutable and answers 404 once
+ * this server runs another build, which is how an open page learns that it is outdated. The
+ * previous release, whose files this image carries, still has its meta: its pages learn of the new
+ * build from `latest.json` instead of from a 404 the browser would log as an error.
  */
 const BuildSchema = z.object({ id: z.string(), timestamp: z.number() })
 

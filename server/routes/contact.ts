@@ -164,7 +164,7 @@ const PROOF_REASONS = {
 
 /**
  * A post the spam defence drops: counted by reason and logged without its content, kept in
- * the quarantine if it is a message at all (README, Quarantine), never delivered, and
+ * the quarantine if it is a message at all (docs/contact.md#quarantine), never delivered, and
  * answered exactly like a person's accepted message. `message`: the validated message, when
  * the route has it already; otherwise the body is checked here (a post that is no valid
  * message is not kept).
@@ -211,7 +211,7 @@ async function renew(
 }
 
 /**
- * `POST /api/contact` (README, Contact form and mail delivery): JSON from the script,
+ * `POST /api/contact` (docs/contact.md#contact-form-and-mail-delivery): JSON from the script,
  * urlencoded from a browser without JavaScript, one schema for both. Each submission ends in
  * one outcome (accepted, invalid, rate limited, not stored), answered by `answer`.
  */
@@ -266,9 +266,9 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   )
 
-  // The form's script asks for its token when a visitor starts on the form (README, Spam
-  // defence): pages stay cacheable, and each visitor gets a token of their own, with the
-  // proof-of-work challenge its post must carry the solution of.
+  // The form's script asks for its token when a visitor starts on the form
+  // (docs/contact.md#spam-defence): pages stay cacheable, and each visitor gets a token of their
+  // own, with the proof-of-work challenge its post must carry the solution of.
   app.get(
     '/api/contact/token',
     {
@@ -293,7 +293,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   )
 
-  // The spam defence's layers before the message is read (README, Spam defence).
+  // The spam defence's layers before the message is read (docs/contact.md#spam-defence).
   const spamDefence = async (request: FastifyRequest, reply: FastifyReply) => {
     // Another site's post is refused plainly: a person sent there sees why, and their
     // text comes back in this site's form.

@@ -33,12 +33,13 @@ const REPORT_BODY_LIMIT = 8 * 1024
 const LOG_INTERVAL_MS = 60_000
 
 /**
- * `POST /api/csp-reports`: the browser's reports of what the CSP refused (README, Security),
- * as `application/reports+json` (Reporting API, `report-to`) or `application/csp-report`
- * (`report-uri`). Counted as `csp_violations_total{directive, source}`; a class is logged at
- * most once a minute with the page's route, never a visitor's address or what was typed.
- * Answered 204, or 400/413/415/429 as JSON (the browser ignores the answer): never a page.
- * Rate limited per IP like the error beacon (`CLIENT_ERROR_RATE_LIMIT`, privacy policy).
+ * `POST /api/csp-reports`: the browser's reports of what the CSP refused
+ * (docs/security.md#security-the-policy-enforced-and-reported), as `application/reports+json`
+ * (Reporting API, `report-to`) or `application/csp-report` (`report-uri`). Counted as
+ * `csp_violations_total{directive, source}`; a class is logged at most once a minute with the
+ * page's route, never a visitor's address or what was typed. Answered 204, or 400/413/415/429 as
+ * JSON (the browser ignores the answer): never a page. Rate limited per IP like the error beacon
+ * (`CLIENT_ERROR_RATE_LIMIT`, privacy policy).
  */
 export const cspReportRoutes: FastifyPluginAsync<{ origins: Origins }> = async (
   app,

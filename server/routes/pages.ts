@@ -5,7 +5,7 @@ import { PAGE_ROUTE, servePage } from '../render/serve-page.ts'
  * Catch-all: every GET that no other route claims is a page (or the localized 404 page).
  * Without the compression plugin's hooks: pages kept in memory come precompressed, and what
  * is rendered is compressed where it is made (`compressForClient`). A person's view of a page
- * is counted once it is answered (README, Insight).
+ * is counted once it is answered (docs/insight.md#insight-which-pages-bring-leads).
  */
 export async function pageRoutes(app: FastifyInstance) {
   app.get(

@@ -568,7 +568,7 @@ describe.skipIf(!binary)('the dashboard and the rules read only metrics the app 
         'http_overload_refusals_total',
         'app_build_info',
         'csp_violations_total',
-        // What the partners read (README, Insight).
+        // What the partners read (docs/insight.md#insight-which-pages-bring-leads).
         'page_views_total',
         'contact_leads_total',
       ]),

@@ -81,7 +81,7 @@ done
 curl -fsS -m 30 "http://127.0.0.1:$PORT/readyz" | grep -q '"ready"' || fail "/readyz is not ready"
 curl -fsS -m 30 "http://127.0.0.1:$PORT/de" | grep -q '<html lang="de"' || fail "no German home page"
 # As a person's form does: its token and challenge first, the challenge solved, then the
-# message a few seconds later (README, Spam defence).
+# message a few seconds later (docs/contact.md#spam-defence).
 code=$(node tests/deploy/contact-post.ts "http://127.0.0.1:$PORT") ||
   fail "could not send a contact message"
 [[ $code == 202 ]] || fail "contact message not accepted into the outbox volume ($code)"

@@ -1,8 +1,9 @@
 /**
- * Sends one contact message to a running site as a person's browser does (README, Spam
- * defence): the form's token and challenge first, the challenge solved (altcha-lib, the
- * same PBKDF2 search as the browser's workers), the message after the token's minimum age.
- * Prints the answer's status code. `node tests/deploy/contact-post.ts http://127.0.0.1:18500`
+ * Sends one contact message to a running site as a person's browser does
+ * (docs/contact.md#spam-defence): the form's token and challenge first, the challenge solved
+ * (altcha-lib, the same PBKDF2 search as the browser's workers), the message after the token's
+ * minimum age. Prints the answer's status code. `node tests/deploy/contact-post.ts
+ * http://127.0.0.1:18500`
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import { loadConfig } from '#server/config.ts'

@@ -1,8 +1,9 @@
 // The images the site ships with are pinned by tag and digest, and the update bot's
 // configuration (renovate.json) sees every one of them: a pin it cannot see would never be
 // updated. Renovate itself (436 MB with its dependencies) is not installed here; its own
-// validator and an extraction run are in the README ("Keeping dependencies current"). Its
-// patterns are RE2 expressions, which JavaScript reads the same for the syntax used here.
+// validator and an extraction run are in
+// docs/operations.md#pinned-images-bill-of-materials-updates. Its patterns are RE2
+// expressions, which JavaScript reads the same for the syntax used here.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'

@@ -263,8 +263,8 @@ async function rejected(page: Page, reason: string): Promise<number> {
 }
 
 /**
- * When the server issued a token (`2.<key id>.<kind>.<issued, base 36 ms>.…`, README, Spam
- * defence).
+ * When the server issued a token (`2.<key id>.<kind>.<issued, base 36 ms>.…`,
+ * docs/contact.md#spam-defence).
  */
 const issuedAt = (token: string) => parseInt(token.split('.')[3] ?? '', 36)
 

@@ -14,7 +14,7 @@ import { crowdedSmallTargets, focusProblems, setTextSpacing } from './wcag-check
 // One page of every layout in every language (36 pages, from the route table) also gets the
 // WCAG 2.2 checks the engines do not make, on the load the crawl made anyway: focus not
 // obscured and visible at 1280×720, reflow with the menu and its submenu open, target size and
-// text spacing at 375 and 1280 px (wcag-checks.ts; README, WCAG 2.2 beyond the engines).
+// text spacing at 375 and 1280 px (wcag-checks.ts; docs/testing.md#what-the-test-suites-cover).
 
 // The tests of a worker share one browser context and page, which Playwright resets between
 // them (cookies, cache, storage, routes, the fixtures' bindings, emulation, the mouse): every

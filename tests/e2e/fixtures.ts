@@ -102,8 +102,8 @@ const HTMLCS_SOURCE = readFileSync(
 /**
  * Evaluates an engine's script in the current document unless its entry point is there
  * already: once per page load, not once per run (`@axe-core/playwright` evaluated axe twice a
- * run, 0.3-0.7 s each; README, Crawl). Evaluated through the DevTools protocol, which the
- * page's CSP does not govern, so the site's CSP stays as it is.
+ * run, 0.3-0.7 s each; docs/testing.md#what-the-test-suites-cover). Evaluated through the DevTools
+ * protocol, which the page's CSP does not govern, so the site's CSP stays as it is.
  */
 async function injectOnce(page: Page, source: string, isThere: () => boolean) {
   if (!(await page.evaluate(isThere))) await page.evaluate(source)
@@ -177,7 +177,8 @@ async function expectNoHtmlcsErrors(page: Page) {
 /**
  * Both engines on the current page in the light theme, then in the dark one (the same page
  * with the other colour roles), back to light at the end. In the dark theme axe runs only its
- * colour rules: the rest would judge the same markup again (README, Tests).
+ * colour rules: the rest would judge the same markup again
+ * (docs/testing.md#what-the-test-suites-cover).
  */
 export async function expectAccessibleInBothThemes(page: Page) {
   for (const colorScheme of ['light', 'dark'] as const) {

@@ -2,9 +2,9 @@ import type { APIRequestContext } from '@playwright/test'
 import { sumOf } from '#tests/helpers/metrics.ts'
 import { expect, reportConnection, test, waitForHydration } from './fixtures.ts'
 
-// Insight (README, Insight) in a real browser: a page Chromium loads as a document counts as
-// one view under its page, locale and source; the site's own loading ahead and a navigation
-// inside the site do not (docs/decisions/insight.md); a reload does.
+// Insight (docs/insight.md#insight-which-pages-bring-leads) in a real browser: a page Chromium
+// loads as a document counts as one view under its page, locale and source; the site's own loading
+// ahead and a navigation inside the site do not (docs/decisions/insight.md); a reload does.
 
 /** The views counted so far of the series whose labels include every one given. */
 async function views(request: APIRequestContext, labels: Record<string, string>) {

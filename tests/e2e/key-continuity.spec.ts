@@ -12,10 +12,11 @@ import { startCluster } from '#tests/replicas/cluster.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 /**
- * A visitor's open form outlives a restart, a lost data folder and a key rotation (README,
- * Spam defence; docs/decisions/form-token-keys.md): the site started as `npm start` starts it
- * (no CONTACT_TOKEN_SECRET), Chromium filling the form like a person, the server restarted
- * between typing and sending, a real SMTP server as the inbox. With and without JavaScript.
+ * A visitor's open form outlives a restart, a lost data folder and a key rotation
+ * (docs/contact.md#spam-defence; docs/decisions/form-token-keys.md): the site started as `npm
+ * start` starts it (no CONTACT_TOKEN_SECRET), Chromium filling the form like a person, the server
+ * restarted between typing and sending, a real SMTP server as the inbox. With and without
+ * JavaScript.
  */
 const PORT = Number(process.env.KEYS_E2E_PORT ?? 18340)
 const ORIGIN = `http://127.0.0.1:${PORT}`

@@ -2,9 +2,9 @@ import { chromium, type Browser, type Page, type Request } from '@playwright/tes
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
 import { expect, reportConnection, test, waitForHydration } from './fixtures.ts'
 
-// Navigations a visitor feels (README, Speed a visitor feels): pages loaded ahead on intent,
-// view transitions, and the back/forward cache. The times are printed, not asserted: they are
-// measurements on a throttled connection, not pass marks.
+// Navigations a visitor feels (docs/architecture.md#navigations-a-visitor-feels): pages loaded
+// ahead on intent, view transitions, and the back/forward cache. The times are printed, not
+// asserted: they are measurements on a throttled connection, not pass marks.
 
 /** A slow phone connection: 400 ms round trip, 400 kbit/s each way. */
 const SLOW = { latency: 400, throughput: (400 * 1024) / 8 }

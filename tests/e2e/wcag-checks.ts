@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test'
 
-// WCAG 2.2 AA checks that axe and HTML_CodeSniffer do not make (README, WCAG 2.2 beyond the
-// engines): text spacing (1.4.12), target size (2.5.8), focus not obscured and visible
-// (2.4.11, 2.4.7). The crawl runs them on one page of every layout in every language
-// (crawl.spec.ts); each measures the page as it is now.
+// WCAG 2.2 AA checks that axe and HTML_CodeSniffer do not make
+// (docs/testing.md#what-the-test-suites-cover): text spacing (1.4.12), target size (2.5.8), focus
+// not obscured and visible (2.4.11, 2.4.7). The crawl runs them on one page of every layout in
+// every language (crawl.spec.ts); each measures the page as it is now.
 
 /** The text-spacing overrides of WCAG 1.4.12 (the W3C's bookmarklet), applied to every element. */
 const TEXT_SPACING = `* {

@@ -82,7 +82,8 @@ function runnable(name: EngineName): boolean {
 const LAYOUT_PAGES = ONE_PAGE_PER_LAYOUT.filter(({ locale }) => locale === 'en').map(
   ({ path }) => path,
 )
-/** Where `ENGINE_SCREENSHOTS` asks for the layouts' screenshots (README, Browser engines). */
+/** Where `ENGINE_SCREENSHOTS` asks for the layouts' screenshots (docs/testing.md#browser-engines).
+ * */
 const SCREENSHOTS = process.env.ENGINE_SCREENSHOTS
 
 /**

@@ -211,7 +211,8 @@ export async function navigationJourney(engine: Engine, site: Site, width: 375 |
   const before = await viewsCounted(site)
   await open(engine, site, home, width)
   const opened = await viewsCounted(site)
-  // The document load is a view (README, Insight); a page in the proxy's frame is none.
+  // The document load is a view (docs/insight.md#insight-which-pages-bring-leads); a page in the
+  // proxy's frame is none.
   if (width >= engine.minWidth) expect(opened - before, 'the document load as a view').toBe(1)
   await engine.run(markWindow)
   const isMobile = width < 800
@@ -259,7 +260,7 @@ export async function navigationJourney(engine: Engine, site: Site, width: 375 |
   await expectNoProblems(engine, site, `navigation at ${width} px`)
 }
 
-/** Every page view the site's app has counted (README, Insight). */
+/** Every page view the site's app has counted (docs/insight.md#insight-which-pages-bring-leads). */
 async function viewsCounted(site: Site): Promise<number> {
   return sumOf((await site.app.inject({ url: '/metrics' })).body, 'page_views_total')
 }
@@ -516,7 +517,7 @@ export async function motionJourney(engine: Engine, path: string) {
 
 /**
  * Screenshots of a page at 1280 and 375 px into `folder`, for a person to look at
- * (`ENGINE_SCREENSHOTS`, README "Browser engines"). WebKit's driver shows only the viewport:
+ * (`ENGINE_SCREENSHOTS`, docs/testing.md#browser-engines). WebKit's driver shows only the viewport:
  * its pictures are the first 800 px of the page, at 375 px the frame cut out of the window.
  */
 export async function screenshotJourney(engine: Engine, site: Site, path: string, folder: string) {

@@ -9,7 +9,7 @@ import { isLocale } from '#shared/locales.ts'
 import { encodeProof, type ProofChallenge } from '#shared/proof-of-work.ts'
 
 /**
- * Form tokens for tests that post as a person's browser would (README, Spam defence). The
+ * Form tokens for tests that post as a person's browser would (docs/contact.md#spam-defence). The
  * test apps sign with `TEST_TOKEN_SECRET` (`buildTestApp`, and the processes the replica and
  * container tests start), so a test can make the token a form would have had.
  */
@@ -18,7 +18,7 @@ export const TEST_TOKEN_SECRET = 'a-key-only-the-tests-use-to-sign-form-tokens'
 /**
  * How long a browser test waits between starting on a form and sending it, as a person takes
  * at least: the default `CONTACT_TOKEN_MIN_AGE` and half a second (a faster post is a bot's,
- * dropped with the success answer, README, Spam defence).
+ * dropped with the success answer, docs/contact.md#spam-defence).
  */
 export const PERSON_PAUSE_MS = loadConfig({}).CONTACT_TOKEN_MIN_AGE + 500
 
@@ -37,7 +37,7 @@ export function personToken(form: string, locale: string, secret = TEST_TOKEN_SE
 }
 
 /**
- * A solved proof of work, as the form's script posts it (README, Spam defence): a challenge
+ * A solved proof of work, as the form's script posts it (docs/contact.md#spam-defence): a challenge
  * signed with the test key whose counter is 0, so solving it is one key derivation. The
  * server checks it exactly as a browser's.
  */

@@ -10,7 +10,7 @@ import { promisify } from 'node:util'
  * developer.mozilla.org/observatory, pinned. Not a dependency of the project: its install
  * scripts download Chromium's HSTS preload list and a CA bundle from outside the npm
  * registry, which these machines cannot reach. `.ci/run` installs it into the cache with
- * `npm install --ignore-scripts` (README, Security).
+ * `npm install --ignore-scripts` (docs/security.md#security-the-policy-enforced-and-reported).
  */
 // renovate: datasource=npm depName=@mdn/mdn-http-observatory
 export const OBSERVATORY_VERSION = '1.4.8'

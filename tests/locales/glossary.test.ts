@@ -7,8 +7,8 @@ import { FILE_NAMESPACES } from '#shared/namespaces.ts'
 import { localeStrings } from '#tests/helpers/locales.ts'
 
 /**
- * The glossary (`locales/glossary.json`, README, Languages) names, per concept that tends to
- * drift, the term each language uses and the variants it avoids. Every text of every language
+ * The glossary (`locales/glossary.json`, docs/languages.md#languages) names, per concept that tends
+ * to drift, the term each language uses and the variants it avoids. Every text of every language
  * (the legal texts too) is checked against it, so a second word for one thing fails here with
  * its key, not in a review.
  */

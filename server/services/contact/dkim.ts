@@ -8,9 +8,10 @@ import {
 import type { DKIMOptions } from 'nodemailer'
 
 /**
- * DKIM signing of the site's mails (README, "Reaching the inbox"): off unless `DKIM_DOMAIN`,
- * `DKIM_SELECTOR` and a key are set; then nodemailer signs every mail the site sends (leads
- * and the weekly summary) with its own `dkim` transport option.
+ * DKIM signing of the site's mails
+ * (docs/contact.md#reaching-the-inbox-the-mail-dkim-and-a-spam-filters-view): off unless
+ * `DKIM_DOMAIN`, `DKIM_SELECTOR` and a key are set; then nodemailer signs every mail the site sends
+ * (leads and the weekly summary) with its own `dkim` transport option.
  */
 
 /**

@@ -95,7 +95,8 @@ export function contactMail(
   const { message, suspect = [], released } = entry
   const value = (field: ContactField) => shown(field, message[field.name], t)
   const signs: [string, string][] = [
-    // Released from the quarantine by an operator (README, Quarantine): why it was held back.
+    // Released from the quarantine by an operator (docs/contact.md#quarantine): why it was held
+    // back.
     ...(released ? [[t('releasedReason'), t(`dropReason.${released}`)] as [string, string]] : []),
     ...(suspect.length > 0
       ? [

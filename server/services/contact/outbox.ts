@@ -13,15 +13,16 @@ export type ContactSubmission = {
   /** Signs of spam in the content: delivered all the same, marked in the subject. */
   suspect?: SuspectReason[]
   /**
-   * Released from the quarantine by an operator (README, Quarantine): why the spam defence had
-   * dropped it, named in the mail's subject.
+   * Released from the quarantine by an operator (docs/contact.md#quarantine): why the spam defence
+   * had dropped it, named in the mail's subject.
    */
   released?: DropReason
 }
 
 /**
  * A mail the site writes itself to `MAIL_TO`, not a visitor's message (the weekly insight
- * summary, README, Insight): no personal data; `receivedAt` is when it was queued.
+ * summary, docs/insight.md#insight-which-pages-bring-leads): no personal data; `receivedAt` is when
+ * it was queued.
  */
 export type SiteMail = {
   id: string
@@ -153,8 +154,8 @@ export class FileOutbox {
 
   /**
    * Removes every message received before `cutoff` (epoch ms): undeliverable for the whole
-   * retention period (README, Retention). A file that does not read as a message counts from
-   * its last change.
+   * retention period (docs/contact.md#retention-and-erasure). A file that does not read as a
+   * message counts from its last change.
    */
   async purgeReceivedBefore(cutoff: number): Promise<RemovedEntry[]> {
     const removed: RemovedEntry[] = []

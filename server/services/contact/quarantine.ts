@@ -9,7 +9,7 @@ import { senderKey, type ContactSubmission, type RemovedEntry } from './outbox.t
 import type { DropReason } from '../spam/index.ts'
 
 /**
- * The quarantine (README, Quarantine; docs/decisions/quarantine.md): every post the spam
+ * The quarantine (docs/contact.md#quarantine; docs/decisions/quarantine.md): every post the spam
  * defence drops that is a message at all, kept undelivered with its reason, as a mail system
  * keeps a spam folder. A layer that
  * misjudged a person (a proxy that strips headers, a quick autofill, keys changed under an

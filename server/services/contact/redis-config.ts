@@ -8,7 +8,7 @@ type Log = {
 /**
  * What makes "Redis acknowledged the job" mean "the job survives a Redis crash", and what
  * keeps deleted data on Redis's disk no longer than the privacy policy says: the append-only
- * file is rewritten on a schedule (README, Retention and erasure), RDB snapshots are not.
+ * file is rewritten on a schedule (docs/contact.md#retention-and-erasure), RDB snapshots are not.
  */
 const DURABLE_REDIS = {
   appendonly: 'yes',

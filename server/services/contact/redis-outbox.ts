@@ -35,7 +35,7 @@ const PUT_TIMEOUT_MS = 2_000
 const ATTEMPTS = 1_000_000
 /**
  * Delivered jobs are kept this long, so a repeated submission of the same id is no new lead;
- * by then they hold a `DeliveredRecord` only (README, Retention).
+ * by then they hold a `DeliveredRecord` only (docs/contact.md#retention-and-erasure).
  */
 const KEEP_COMPLETED_SECONDS = 14 * 24 * 3600
 
@@ -196,9 +196,9 @@ export class RedisOutbox {
   }
 
   /**
-   * Retention (README, Retention): removes every undelivered message received before `cutoff`
-   * (epoch ms), and reduces delivered jobs that still carry their message to their record.
-   * A job being delivered right now is left to the next sweep.
+   * Retention (docs/contact.md#retention-and-erasure): removes every undelivered message received
+   * before `cutoff` (epoch ms), and reduces delivered jobs that still carry their message to their
+   * record. A job being delivered right now is left to the next sweep.
    */
   async purgeReceivedBefore(cutoff: number): Promise<RemovedEntry[]> {
     for (const job of await this.queue.getJobs(['completed'])) await this.#forget(job)

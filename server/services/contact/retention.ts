@@ -20,10 +20,10 @@ export type RetentionOptions = {
 const SWEEP_MARGIN_MS = 60_000
 
 /**
- * A retention promise of the privacy policy (README, Retention): what a store keeps (a message
- * that could not be delivered, a quarantined post) is deleted no later than `days` after its
- * receipt. A sweep runs every `intervalMs`, so each one removes what would pass the deadline
- * before the next: an item goes up to an interval early, never late.
+ * A retention promise of the privacy policy (docs/contact.md#retention-and-erasure): what a store
+ * keeps (a message that could not be delivered, a quarantined post) is deleted no later than `days`
+ * after its receipt. A sweep runs every `intervalMs`, so each one removes what would pass the
+ * deadline before the next: an item goes up to an interval early, never late.
  */
 export function startRetention({
   days,

@@ -6,9 +6,9 @@ import { SELECTOR } from './label-selector.ts'
 import { TRAFFIC_SOURCE_IDS } from './traffic-sources.ts'
 
 /**
- * The figures of the dashboard's insight panels for someone without Grafana (README,
- * Insight): views, sources, leads and leads per 100 views over a number of days, read from
- * Prometheus's HTTP API, and the same figures as plain text.
+ * The figures of the dashboard's insight panels for someone without Grafana
+ * (docs/insight.md#insight-which-pages-bring-leads): views, sources, leads and leads per 100 views
+ * over a number of days, read from Prometheus's HTTP API, and the same figures as plain text.
  */
 
 /** One sample of an instant query's vector: its labels and value. */

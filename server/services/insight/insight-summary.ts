@@ -4,8 +4,9 @@ import { formatFigures, insightFigures, type Query } from './insight-report.ts'
 import { htmlDocument } from '../contact/index.ts'
 
 /**
- * The weekly insight summary (README, Insight): on Mondays from 06:00 UTC, the figures of the
- * 7 and 30 days up to Monday 00:00 UTC, as the mail `npm run report` would print them.
+ * The weekly insight summary (docs/insight.md#insight-which-pages-bring-leads): on Mondays from
+ * 06:00 UTC, the figures of the 7 and 30 days up to Monday 00:00 UTC, as the mail `npm run report`
+ * would print them.
  */
 
 /** When in the week the summary is due: Monday (UTC), from this hour on. */
@@ -49,7 +50,7 @@ export async function summaryMail(
   const lastDay = new Date(until.getTime() - DAY_MS)
   const subject = `Website insight: the week to ${dayFormat.format(lastDay)}`
   const intro = [
-    `Views and leads of ${siteUrl}, counted by the site's server (README, Insight): pages`,
+    `Views and leads of ${siteUrl}, counted by the site's server (docs/insight.md): pages`,
     'loaded as documents by people (entries and reloads; navigations inside the site are not',
     'seen), leads per page, form and interest. Only totals; nothing about a visitor.',
   ]

@@ -13,10 +13,11 @@ import { PAGES, pageAt, type PageId } from '#shared/pages.ts'
 import { TRAFFIC_SOURCE_IDS, trafficSource, type TrafficSource } from './traffic-sources.ts'
 
 /**
- * What the site counts to tell which pages bring leads (README, Insight; decision record
- * `docs/decisions/insight.md`): views of its pages as the server sees them and the leads of
- * its forms, each reduced to labels from the site's own tables. Nothing about a visitor: no
- * address, no user agent, no referrer, no identifier.
+ * What the site counts to tell which pages bring leads
+ * (docs/insight.md#insight-which-pages-bring-leads; decision record `docs/decisions/insight.md`):
+ * views of its pages as the server sees them and the leads of its forms, each reduced to labels
+ * from the site's own tables. Nothing about a visitor: no address, no user agent, no referrer, no
+ * identifier.
  */
 
 /** A page view's labels: the page table's id, the locale, the source of the visit. */

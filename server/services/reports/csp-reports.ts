@@ -2,9 +2,10 @@ import { z } from 'zod'
 import { pageAt, type LocalizedPage } from '#shared/pages.ts'
 
 /**
- * Reports of the browser about what the Content Security Policy refused (README, Security):
- * the two formats browsers send, made one, and sorted into a few bounded classes, so the
- * counter's series are fixed and nothing of a visitor's page but its route reaches a log.
+ * Reports of the browser about what the Content Security Policy refused
+ * (docs/security.md#security-the-policy-enforced-and-reported): the two formats browsers send, made
+ * one, and sorted into a few bounded classes, so the counter's series are fixed and nothing of a
+ * visitor's page but its route reaches a log.
  */
 
 /** The directives a violation is counted under; any other is `other`. */

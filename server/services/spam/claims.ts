@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis'
 
 /**
- * "Accepted once" (README, Spam defence): a key claimed for one value until it expires. The
+ * "Accepted once" (docs/contact.md#spam-defence): a key claimed for one value until it expires. The
  * contact route claims a form token for the submission that uses it, so the same submission
  * sent again (after an error) passes and any other post with that token is a replay.
  *

@@ -5,7 +5,7 @@ import type { ClaimStore } from './claims.ts'
 import type { TokenKey, TokenKeys } from './token-keys.ts'
 
 /**
- * The contact forms' signed tokens (README, Spam defence; docs/decisions/form-tokens.md). A
+ * The contact forms' signed tokens (docs/contact.md#spam-defence; docs/decisions/form-tokens.md). A
  * token says when the server gave it out, for which form and language, and how:
  * - `page`: written into a page the cache keeps (the form without JavaScript); every visitor of
  *   that page within a cache window gets the same one;
@@ -153,13 +153,13 @@ export class FormTokens {
     return checkToken(this.#keys, token, expected, this.limits)
   }
 
-  /** The claim of a message's text (`repeated`, README, Spam defence): a keyed checksum. */
+  /** The claim of a message's text (`repeated`, docs/contact.md#spam-defence): a keyed checksum. */
   textKey(text: string): string {
     return `text:${createHmac('sha256', this.#keys.current.secret).update(text).digest('base64url')}`
   }
 
   /**
-   * The claim a message with this token makes (README, Spam defence): a script's token is
+   * The claim a message with this token makes (docs/contact.md#spam-defence): a script's token is
    * one visitor's, so the token itself; a page's token is shared by everyone who saw that
    * page, so the token with the message (the same plain post sent twice is one lead).
    */

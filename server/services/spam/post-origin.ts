@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 
 /**
- * Where a post came from, as the browser says (README, Spam defence):
+ * Where a post came from, as the browser says (docs/contact.md#spam-defence):
  * - `same-origin`: a page of this site;
  * - `foreign`: another site, or another host of the same site;
  * - `unknown`: no browser headers to tell (an old browser, a script): other layers decide.

@@ -10,7 +10,7 @@ import {
 import type { TokenKey, TokenKeys } from './token-keys.ts'
 
 /**
- * The contact form's proof of work (README, Spam defence; docs/decisions/proof-of-work.md):
+ * The contact form's proof of work (docs/contact.md#spam-defence; docs/decisions/proof-of-work.md):
  * ALTCHA challenges made and checked with altcha-lib. The form's script gets one with its
  * token and solves it in Web Workers while the visitor types; a script's token counts only
  * with a solution. Without JavaScript there is no script token, and the other layers decide.
@@ -21,7 +21,7 @@ import type { TokenKey, TokenKeys } from './token-keys.ts'
  * 0 until the key's first half matches: on average `(min + max) / 2` derivations.
  */
 export const PROOF_COST = 5_000
-/** The counter's range (README, Spam defence: measured solve times). */
+/** The counter's range (docs/contact.md#spam-defence). */
 const PROOF_COUNTER = { min: 200, max: 600 } as const
 
 /**

@@ -2,10 +2,10 @@ import type { ContactMessage } from '#shared/contact-schema.ts'
 
 /**
  * Why a post was dropped, refused or answered with a new token, as
- * `contact_rejected_total{reason}` counts it (README, Spam defence), and what the post got:
+ * `contact_rejected_total{reason}` counts it (docs/contact.md#spam-defence), and what the post got:
  * - `dropped`: answered exactly like a success, so a bot learns nothing; never delivered, but
- *   kept in the quarantine for `QUARANTINE_DAYS` if it is a message at all (README,
- *   Quarantine), where an operator can release a person's message a layer misjudged;
+ *   kept in the quarantine for `QUARANTINE_DAYS` if it is a message at all
+ * (docs/contact.md#quarantine), where an operator can release a person's message a layer misjudged;
  * - `refused`: answered plainly and the form shown again with the visitor's text;
  * - `renewed`: a person's form that outlived its token or its key: answered with a new token,
  *   the text kept, and the form's script sends it again by itself.
@@ -62,8 +62,8 @@ export const DROP_REASONS = REJECTION_REASONS.filter(
 )
 
 /**
- * Signs in a message's content that it may be spam (README, Spam defence). None of them drops
- * a message: a person may well send a link or two, so a message with a sign is delivered with
+ * Signs in a message's content that it may be spam (docs/contact.md#spam-defence). None of them
+ * drops a message: a person may well send a link or two, so a message with a sign is delivered with
  * a marker in its subject and counted, and the company decides.
  *
  * - `links`: more than `MAX_LINKS` links in the subject and message together;

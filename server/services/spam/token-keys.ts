@@ -7,10 +7,10 @@ import { syncDirectory, writeDurably } from '../../lib/durable-file.ts'
 import { withinTime } from '../../lib/within-time.ts'
 
 /**
- * The keys the contact forms' tokens and proof-of-work challenges are signed with (README,
- * Spam defence; docs/decisions/form-token-keys.md). A form a visitor opened before a restart,
- * a deploy or a key rotation must still be accepted after it: so the key outlives the process,
- * and a rotated key stays good for a token's lifetime.
+ * The keys the contact forms' tokens and proof-of-work challenges are signed with
+ * (docs/contact.md#spam-defence; docs/decisions/form-token-keys.md). A form a visitor opened before
+ * a restart, a deploy or a key rotation must still be accepted after it: so the key outlives the
+ * process, and a rotated key stays good for a token's lifetime.
  *
  * - `CONTACT_TOKEN_SECRET` set: that key signs; `CONTACT_TOKEN_PREVIOUS_SECRETS` still verify.
  * - Unset, one replica: a key made once and kept beside the file outbox, owner-only

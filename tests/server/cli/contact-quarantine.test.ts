@@ -15,10 +15,10 @@ import { emptyContactQueue, hasRedisServer, startRedis } from '#tests/helpers/re
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 /**
- * The quarantine end to end (README, Quarantine): the real app drops a person's message (here
- * for the honeypot, the simplest drop to cause), `npm run contact:quarantine` lists it without
- * the address, shows it and releases it, and the app's worker delivers it once over real SMTP,
- * its reason in the subject; erasure, retention and the bound under a flood.
+ * The quarantine end to end (docs/contact.md#quarantine): the real app drops a person's message
+ * (here for the honeypot, the simplest drop to cause), `npm run contact:quarantine` lists it
+ * without the address, shows it and releases it, and the app's worker delivers it once over real
+ * SMTP, its reason in the subject; erasure, retention and the bound under a flood.
  */
 
 const run = promisify(execFile)

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { freePort } from '#tests/helpers/net.ts'
 
-// Where /metrics is served and to whom (README, Operations). The process opening the port and
-// its message when it cannot: tests/server/main.test.ts.
+// Where /metrics is served and to whom (docs/operations.md#operations). The process opening the
+// port and its message when it cannot: tests/server/main.test.ts.
 const apps: FastifyInstance[] = []
 async function appWith(env: Record<string, string>) {
   const app = await buildTestApp(env)

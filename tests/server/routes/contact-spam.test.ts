@@ -26,7 +26,7 @@ import { freePort } from '#tests/helpers/net.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 /**
- * The spam defence against the real server over real HTTP (README, Spam defence): what is
+ * The spam defence against the real server over real HTTP (docs/contact.md#spam-defence): what is
  * refused or dropped never reaches the outbox or the SMTP server and is counted by reason;
  * what only looks like spam is delivered, marked.
  */
@@ -103,7 +103,7 @@ async function nothingDelivered() {
   expect(await app.contact.outbox.size()).toBe(0)
 }
 
-/** The reasons of what the quarantine holds, oldest first (README, Quarantine). */
+/** The reasons of what the quarantine holds, oldest first (docs/contact.md#quarantine). */
 async function quarantined(): Promise<string[]> {
   return ((await app.contact.quarantine?.list()) ?? []).map(({ reason }) => reason)
 }

@@ -12,9 +12,9 @@ import { sampleIn, sumOf } from '#tests/helpers/metrics.ts'
 import { freePort } from '#tests/helpers/net.ts'
 
 /**
- * Insight (README, Insight): real requests through the app over HTTP count as views and leads
- * exactly as specified, under labels from the site's tables only, and nothing a visitor sends
- * can add a series.
+ * Insight (docs/insight.md#insight-which-pages-bring-leads): real requests through the app over
+ * HTTP count as views and leads exactly as specified, under labels from the site's tables only, and
+ * nothing a visitor sends can add a series.
  */
 
 /** What a person's browser sends when it loads a page. */

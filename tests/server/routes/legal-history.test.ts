@@ -14,11 +14,11 @@ import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { html, texts } from '#tests/helpers/locales.ts'
 
 /**
- * The dated history of the legal texts (shared/legal.ts, README "Legal texts that state what
- * the code does"): a text whose rendered words change without a new dated version fails here.
- * The hash covers what a visitor reads of the document (title, introduction, tables,
- * sections) in each language, with the default settings and with a CDN, but not the date
- * line and the history list themselves.
+ * The dated history of the legal texts (shared/legal.ts,
+ * docs/languages.md#legal-texts-that-state-what-the-code-does): a text whose rendered words change
+ * without a new dated version fails here. The hash covers what a visitor reads of the document
+ * (title, introduction, tables, sections) in each language, with the default settings and with a
+ * CDN, but not the date line and the history list themselves.
  */
 const TEXTS = Object.keys(LEGAL_HISTORY) as DatedLegalText[]
 const CONFIGURATIONS: Record<LegalConfiguration, Record<string, string>> = {

@@ -22,8 +22,8 @@ import {
 
 /**
  * Does a lead reach the inbox rather than the relay? The site's mails as the company's inbox
- * receives them, scored by SpamAssassin (README, Contact form and mail delivery): leads of a
- * German, a Polish and an American visitor posted as their browsers would, each also as the
+ * receives them, scored by SpamAssassin (docs/contact.md#contact-form-and-mail-delivery): leads of
+ * a German, a Polish and an American visitor posted as their browsers would, each also as the
  * spam the site lets through marked (several links, a link in the name), and the weekly
  * insight summary, all received by a real SMTP server. Every score and rule is printed, as
  * the filter gets the mail (with the envelope sender) and for the data alone; a clean mail
@@ -52,8 +52,9 @@ type Lead = {
    * `clean`: must score under the limit. `marked`: the spam the site lets through with a
    * marker in the subject, printed only. `freemail`: a clean lead from a free mail address,
    * printed only: SpamAssassin's FREEMAIL_FORGED_REPLYTO counts a free mail Reply-To under a
-   * company's From against it, and the Reply-To must stay the visitor's (README, Reaching
-   * the inbox: how the company's filter lets the site's signed mails through).
+   * company's From against it, and the Reply-To must stay the visitor's
+   * (docs/contact.md#reaching-the-inbox-the-mail-dkim-and-a-spam-filters-view: how the company's
+   * filter lets the site's signed mails through).
    */
   kind: 'clean' | 'marked' | 'freemail'
   body: Record<string, string>

@@ -16,10 +16,10 @@ import { withToken } from '#tests/helpers/form-token.ts'
 import { startSmtpServer, type ReceivedMail } from '#tests/helpers/smtp.ts'
 
 /**
- * DKIM signing (README, "Reaching the inbox"): with DKIM_* set, the mails the site sends
- * arrive at a real SMTP server signed, and an independent verifier (Debian's python3-dkim)
- * accepts the signature with the public key as the TXT record would publish it; a mail
- * changed after signing fails.
+ * DKIM signing (docs/contact.md#reaching-the-inbox-the-mail-dkim-and-a-spam-filters-view): with
+ * DKIM_* set, the mails the site sends arrive at a real SMTP server signed, and an independent
+ * verifier (Debian's python3-dkim) accepts the signature with the public key as the TXT record
+ * would publish it; a mail changed after signing fails.
  */
 
 if (!HAS_PYTHON_DKIM) {

@@ -14,8 +14,8 @@ import type { ContactMessage } from '#shared/contact-schema.ts'
 import { hasRedisServer, startRedis } from '#tests/helpers/redis.ts'
 
 /**
- * The quarantine's two stores (README, Quarantine), each against the real thing: a folder on
- * disk, a redis-server. The same behaviour from both: bounded in entries and bytes with the
+ * The quarantine's two stores (docs/contact.md#quarantine), each against the real thing: a folder
+ * on disk, a redis-server. The same behaviour from both: bounded in entries and bytes with the
  * oldest going first, retention by receipt time, erasure by sender.
  */
 

@@ -8,9 +8,10 @@ import {
 } from '#tests/helpers/prometheus.ts'
 
 /**
- * `npm run report` (README, Insight) against a real Prometheus: 61 days of the app's counters
- * written into its storage with promtool (`tsdb create-blocks-from openmetrics`), then the
- * command reads the last 7 and 30 days as the dashboard does and prints them.
+ * `npm run report` (docs/insight.md#insight-which-pages-bring-leads) against a real Prometheus: 61
+ * days of the app's counters written into its storage with promtool (`tsdb create-blocks-from
+ * openmetrics`), then the command reads the last 7 and 30 days as the dashboard does and prints
+ * them.
  */
 
 if (!HAS_PROMETHEUS) {

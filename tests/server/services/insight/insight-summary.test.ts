@@ -17,10 +17,10 @@ import { hasRedisServer, startRedis } from '#tests/helpers/redis.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 /**
- * The weekly insight summary (README, Insight): due Mondays from 06:00 UTC for the week to
- * Monday 00:00 UTC; with `INSIGHT_SUMMARY_PROMETHEUS_URL` set, read from a real Prometheus,
- * queued in the contact outbox and delivered over real SMTP to `MAIL_TO`, once per week
- * across restarts and replicas.
+ * The weekly insight summary (docs/insight.md#insight-which-pages-bring-leads): due Mondays from
+ * 06:00 UTC for the week to Monday 00:00 UTC; with `INSIGHT_SUMMARY_PROMETHEUS_URL` set, read from
+ * a real Prometheus, queued in the contact outbox and delivered over real SMTP to `MAIL_TO`, once
+ * per week across restarts and replicas.
  */
 
 describe('dueSummary', () => {

@@ -5,7 +5,7 @@ import { eventually } from '#tests/helpers/eventually.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
 
 /**
- * "Accepted once" in both stores (README, Spam defence): the claim of a token holds for its
+ * "Accepted once" in both stores (docs/contact.md#spam-defence): the claim of a token holds for its
  * value until it expires, the same value passes again, and only that value gives it back.
  */
 function behavesAsClaims(store: () => ClaimStore) {

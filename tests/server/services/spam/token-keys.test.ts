@@ -21,9 +21,10 @@ import { hasRedisServer, startRedis } from '#tests/helpers/redis.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 /**
- * The forms' keys outlive the process (README, Spam defence; docs/decisions/form-token-keys.md):
- * a visitor who opened a form before a restart, a deploy or a key rotation still reaches the
- * inbox. Real folders, a real redis-server, the real app and SMTP server.
+ * The forms' keys outlive the process (docs/contact.md#spam-defence;
+ * docs/decisions/form-token-keys.md): a visitor who opened a form before a restart, a deploy or a
+ * key rotation still reaches the inbox. Real folders, a real redis-server, the real app and SMTP
+ * server.
  */
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'modernwerk-keys-'))
