@@ -66,7 +66,7 @@ COPY locales ./locales
 USER node
 # 3000: the site (PORT). 9464: /metrics on a port of its own (METRICS_PORT), for Prometheus
 # only and answering loopback and private addresses unless METRICS_ALLOW says otherwise:
-# publish 3000 alone to the public (README, Operations).
+# publish 3000 alone to the public (docs/operations.md#operations).
 EXPOSE 3000 9464
 VOLUME ["/data/outbox"]
 # node as PID 1 handles SIGTERM itself: readiness off, drain, exit 0. A young generation of
