@@ -8,6 +8,8 @@ const FAILING_PORT = Number(process.env.E2E_FAILING_PORT ?? 18302)
 
 export default defineConfig({
   testDir: './tests/e2e',
+  // Warns when dist/ is older than the sources it is built from (tests/helpers/stale-build.ts).
+  globalSetup: './tests/helpers/stale-build.ts',
   // A test may visit several pages (the CSP and theme checks walk seven): 30 s was enough on
   // an idle machine and too little when CI's two cores are shared with other jobs. A test that
   // passes returns as soon as it is done; only a hung one waits this long to fail.

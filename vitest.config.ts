@@ -2,13 +2,15 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
+    // Warns when dist/ is older than the sources it is built from (tests/helpers/stale-build.ts).
+    globalSetup: ['tests/helpers/stale-build.ts'],
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
     // Several app processes behind nginx, and the Gecko and WebKit engines: their own runs
     // (vitest.replicas.config.ts, vitest.engines.config.ts).
     exclude: ['tests/replicas/**', 'tests/engines/**', 'node_modules/**'],
     environment: 'node',
     testTimeout: 20_000,
-    // Set-up builds the app from dist/ and, in some files, renders all 48 pages first (about
+    // Set-up builds the app from dist/ and, in some files, renders every page first (about
     // 3 s while the machine is busy): vitest's 10 s default is too close when other jobs share
     // CI's two cores. A hook that finishes early costs nothing more.
     hookTimeout: 60_000,

@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config'
 // other: each browser takes one of CI's two cores, the app and the proxy the other.
 export default defineConfig({
   test: {
+    // Warns when dist/ is older than the sources it is built from (tests/helpers/stale-build.ts).
+    globalSetup: ['tests/helpers/stale-build.ts'],
     include: ['tests/engines/**/*.test.ts'],
     environment: 'node',
     fileParallelism: false,

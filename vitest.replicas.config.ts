@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config'
 // (tests/replicas). One file at a time: each starts its own cluster of processes.
 export default defineConfig({
   test: {
+    // Warns when dist/ is older than the sources it is built from (tests/helpers/stale-build.ts).
+    globalSetup: ['tests/helpers/stale-build.ts'],
     include: ['tests/replicas/**/*.test.ts'],
     environment: 'node',
     fileParallelism: false,

@@ -3,7 +3,7 @@
 // character. Instead of 49 + 86 kB for fontsource's latin and latin-ext files, about 28 + 4 kB.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildFontSubsets } from './lib/font-subset.ts'
+import { buildFontSubsets, FONTS_CSS } from './lib/font-subset.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const { css, files } = await buildFontSubsets()
@@ -14,4 +14,4 @@ for (const file of files) {
     `${file.name}.woff2: ${file.codePoints.length} characters, ${(file.bytes.length / 1000).toFixed(1)} kB${missing ? `; from the fallback font: ${missing}` : ''}`,
   )
 }
-writeFileSync(join(ROOT, 'client', 'styles', 'fonts.css'), css)
+writeFileSync(FONTS_CSS, css)

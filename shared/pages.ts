@@ -86,7 +86,7 @@ export function screenSample(screen: Screen): Page {
 
 export type LocalizedPage = { id: PageId; page: Page; locale: Locale; path: string }
 
-/** Every page in every locale: 16 × 3 = 48 paths. */
+/** Every page in every locale (16 × 3 = 48 paths today). */
 export const LOCALIZED_PAGES: readonly LocalizedPage[] = /* @__PURE__ */ PAGES.flatMap((page) =>
   LOCALES.map((locale) => ({ id: page.id, page, locale, path: localizePath(locale, page.path) })),
 )

@@ -5,7 +5,7 @@ import { PAGES } from '#shared/pages.ts'
 
 const XML_HEADER = '<?xml version="1.0" encoding="UTF-8"?>'
 
-/** All 48 page URLs, each with its language alternates and x-default (docs/languages.md#languages).
+/** Every page URL in every language, each with its language alternates and x-default (docs/languages.md#languages).
  * */
 function sitemapXml(baseUrl: string): string {
   const absolute = (path: string) => escapeHtml(`${baseUrl}${path}`)

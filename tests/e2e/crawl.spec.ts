@@ -4,14 +4,14 @@ import { expect, expectAccessibleInBothThemes, test, waitForHydration } from './
 import { ONE_PAGE_PER_LAYOUT } from './page-layouts.ts'
 import { crowdedSmallTargets, focusProblems, setTextSpacing } from './wcag-checks.ts'
 
-// The whole site in Chromium: all 48 pages (16 routes × 3 locales). Each must hydrate with
-// zero console errors and zero off-origin requests (the fixtures fail the test otherwise),
-// load every subresource, pass axe-core and HTML_CodeSniffer (WCAG2AA) in the light and the
-// dark theme, have one h1, reflow at 320 CSS px (WCAG 1.4.10: the words differ per page, so
+// The whole site in Chromium: every page in every language (LOCALIZED_PAGES). Each must
+// hydrate with zero console errors and zero off-origin requests (the fixtures fail the test
+// otherwise), load every subresource, pass axe-core and HTML_CodeSniffer (WCAG2AA) in the
+// light and the dark theme, have one h1, reflow at 320 CSS px (WCAG 1.4.10: the words differ per page, so
 // every page, not one per layout), and every internal link it shows must answer 200 itself
 // (no redirect, no 404).
 //
-// One page of every layout in every language (36 pages, from the route table) also gets the
+// One page of every layout in every language (from the route table) also gets the
 // WCAG 2.2 checks the engines do not make, on the load the crawl made anyway: focus not
 // obscured and visible at 1280×720, reflow with the menu and its submenu open, target size and
 // text spacing at 375 and 1280 px (wcag-checks.ts; docs/testing.md#what-the-test-suites-cover).

@@ -1,3 +1,5 @@
+import { FEATURES, PARTNERS, STATS, TESTIMONIALS } from '#shared/home.ts'
+import { SERVICES } from '#shared/services.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
 import { expect, expectAccessibleInBothThemes, test, waitForHydration } from './fixtures.ts'
 
@@ -19,13 +21,13 @@ for (const { path, lang, heading, cta } of HOME) {
     await expect(page.locator('html')).toHaveAttribute('lang', lang)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading)
     await expect(page.getByRole('link', { name: cta })).toBeVisible()
-    // The whole home page: partner banner, five features, four stats, six services, three
+    // The whole home page, as its tables declare it: partner banner, features, stats, services,
     // testimonials and the contact form.
-    await expect(page.locator('.partner-wordmark')).toHaveCount(6)
-    await expect(page.locator('.feature-card')).toHaveCount(5)
-    await expect(page.locator('.stat')).toHaveCount(4)
-    await expect(page.locator('.service-card')).toHaveCount(6)
-    await expect(page.locator('.testimonial')).toHaveCount(3)
+    await expect(page.locator('.partner-wordmark')).toHaveCount(PARTNERS.length)
+    await expect(page.locator('.feature-card')).toHaveCount(FEATURES.length)
+    await expect(page.locator('.stat')).toHaveCount(STATS.length)
+    await expect(page.locator('.service-card')).toHaveCount(SERVICES.length)
+    await expect(page.locator('.testimonial')).toHaveCount(TESTIMONIALS.length)
     await expect(page.locator('form[action="/api/contact"][method="post"]')).toBeVisible()
   })
 }

@@ -15,6 +15,7 @@ import { get, html, texts } from '#tests/helpers/locales.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 import { withToken } from '#tests/helpers/form-token.ts'
+import { acceptedValue } from '#tests/helpers/contact-samples.ts'
 
 // The tables in shared/ are the only place a service, a team member, a page or a contact
 // field is declared. These tests walk them, so an entry that is only half added (no texts in
@@ -135,12 +136,8 @@ describe('pages', () => {
 })
 
 /** A value a field accepts, distinctive enough to find again. */
-function sample(field: (typeof CONTACT_FIELDS)[number]): string {
-  if (field.kind === 'select') return fieldOptions(field, 'contact').at(-2)?.value ?? ''
-  if (field.kind === 'email') return 'grace.hopper@example.com'
-  const text = `Sample ${field.name} for the round trip`
-  return 'min' in field && field.min > text.length ? text.padEnd(field.min, '.') : text
-}
+const sample = (field: (typeof CONTACT_FIELDS)[number]) =>
+  acceptedValue(field, 'contact', `Sample ${field.name} for the round trip`)
 
 const VALID = Object.fromEntries(CONTACT_FIELDS.map((field) => [field.name, sample(field)]))
 

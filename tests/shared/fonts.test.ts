@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildFontSubsets } from '#scripts/lib/font-subset.ts'
+import { buildFontSubsets, FONTS_CSS } from '#scripts/lib/font-subset.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
 describe('the font subset', () => {
   it('is what `npm run fonts` makes from the current copy (run it after adding characters)', async () => {
     const { css, files } = await buildFontSubsets()
-    expect(readFileSync(join(ROOT, 'client', 'styles', 'fonts.css'), 'utf8')).toBe(css)
+    expect(readFileSync(FONTS_CSS, 'utf8')).toBe(css)
     for (const file of files) {
       const committed = readFileSync(join(ROOT, 'client', 'assets', 'fonts', `${file.name}.woff2`))
       expect(committed.equals(file.bytes), `${file.name}.woff2 is up to date`).toBe(true)

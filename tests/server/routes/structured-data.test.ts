@@ -69,7 +69,7 @@ const COMPANY_PAGES = LOCALIZED_PAGES.filter((entry) =>
   ['home', 'contact', 'imprint'].includes(entry.id),
 )
 
-describe('structured data on the 48 pages', () => {
+describe(`structured data on the ${LOCALIZED_PAGES.length} pages`, () => {
   it.each(LOCALIZED_PAGES.map((entry) => [entry.path, entry] as const))(
     '%s: one graph in its language, URLs absolute on our origin, the company by one @id',
     (path, { locale }: LocalizedPage) => {
