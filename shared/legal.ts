@@ -158,11 +158,12 @@ export type LegalConfiguration = 'default' | 'cdn'
 /**
  * One published version of a legal text: the day it took effect (ISO) and, from 2026-11-26
  * on, a hash of its rendered text per configuration and locale. The page names what changed
- * from its texts (`<namespace>:history.<date>`).
+ * from its texts (`<namespace>:history.<date>`). A language added later has hashes only from
+ * the version that was the latest when its translation came: older versions never existed in it.
  */
 export type LegalVersion = {
   date: string
-  hashes?: Readonly<Record<LegalConfiguration, Readonly<Record<Locale, string>>>>
+  hashes?: Readonly<Record<LegalConfiguration, Readonly<Partial<Record<Locale, string>>>>>
 }
 
 /**
@@ -191,8 +192,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-28',
       hashes: {
-        default: { en: 'f03a8d31d43f592e', de: 'f2256920772e62cb', pl: 'b3eb6755490ce3ca' },
-        cdn: { en: 'ed43b46d43d6bc03', de: '4b3a7b2bc1ffca9a', pl: '3347036116484294' },
+        default: { en: '925845a04436d053', de: 'b22f5a821a475736', pl: 'bb5236de033d74a3' },
+        cdn: { en: 'd165f82128e8dc86', de: '52d9a08cd77f0988', pl: '6560c398f3acc955' },
       },
     },
   ],
@@ -215,8 +216,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-28',
       hashes: {
-        default: { en: '2bbbe809734c2f1d', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
-        cdn: { en: '2bbbe809734c2f1d', de: 'b084b2a35da58b22', pl: '5aa66e06bc1f528c' },
+        default: { en: '3af63f194eaab681', de: '25d39c00bedd1344', pl: 'c6d4c2b8594bb738' },
+        cdn: { en: '3af63f194eaab681', de: '25d39c00bedd1344', pl: 'c6d4c2b8594bb738' },
       },
     },
   ],
@@ -234,6 +235,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       hashes: {
         default: { en: '5a733164c8f7b16a', de: 'bee6870820955846', pl: 'ffad61ca2c49c989' },
         cdn: { en: 'c529c9a8a1ee51c2', de: '834a2427b0d48d3e', pl: '399fe35e9f9e1836' },
+      },
+    },
+    {
+      date: '2026-11-28',
+      hashes: {
+        default: { en: '9d936fe87358e56d', de: 'ea5d7506081f061e', pl: '62da3acd98a40b6d' },
+        cdn: { en: '844ddb1cffda61fc', de: '943077be480a7429', pl: '095f23f1fc50d3bb' },
       },
     },
   ],

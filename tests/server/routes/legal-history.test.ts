@@ -95,11 +95,21 @@ describe('the dated history of the legal texts', () => {
           rendered[configuration][locale] = hash(words)
         }
       }
+      // A language the latest version has no hash of is new: its text is a translation of that
+      // version, not a change of it, so its hashes go into the version as it is.
+      const recorded = latest?.hashes?.default ?? {}
+      const newLanguages = LOCALES.filter((locale) => recorded[locale] === undefined)
+      const advice =
+        newLanguages.length > 0
+          ? `${newLanguages.join(', ')} is new to it: add the hashes of ${newLanguages.join(', ')} ` +
+            `to its latest version (${latest?.date ?? 'none'}) in LEGAL_HISTORY.${text}, ` +
+            `shared/legal.ts, as they are here:\n`
+          : `If the change is meant, add a version to LEGAL_HISTORY.${text} in shared/legal.ts ` +
+            `with today's date, a history entry in locales/*/${text}.json, and these hashes:\n`
       expect(
         latest?.hashes,
         `The ${text} text as visitors read it is not the one of its latest dated version. ` +
-          `If the change is meant, add a version to LEGAL_HISTORY.${text} in shared/legal.ts ` +
-          `with today's date, a history entry in locales/*/${text}.json, and these hashes:\n` +
+          advice +
           JSON.stringify(rendered),
       ).toEqual(rendered)
     },
