@@ -7,8 +7,9 @@ import type { Namespace } from '#shared/texts.ts'
  * and in the browser alike, and `useTranslation(ns)` with react-i18next's shape for what the
  * site uses of it (`t` over namespaces, a new render when texts arrive). A thin hook instead of
  * react-i18next, which would add its weight to every first view for features the site does not
- * use (docs/decisions/README.md). `t` is i18next's `TFunction`, typed over the English
- * files (shared/texts.ts), so a wrong key or a wrong `returnObjects` shape fails the type check.
+ * use (docs/decisions/i18next-is-the-one-translation-engine.md). `t` is i18next's `TFunction`,
+ * typed over the English files (shared/texts.ts), so a wrong key or a wrong `returnObjects` shape
+ * fails the type check.
  */
 
 const I18nContext = createContext<I18n | null>(null)

@@ -11,7 +11,8 @@ type Output = ReturnType<typeof destination>
  * Collects log lines and passes them on as one string per block. pino's own buffering
  * (sonic-boom's `minLength`) appends every line to the pending text and measures its UTF-8
  * length again, so each line costs time in proportion to what is already waiting; here a line
- * costs an array push, and the output sees one write per block (docs/decisions/README.md).
+ * costs an array push, and the output sees one write per block
+ * (docs/decisions/a-cached-page-pays-for-nothing.md).
  */
 class LineBlocks implements DestinationStream {
   #lines: string[] = []
