@@ -61,6 +61,17 @@ export function linksOf(markdown: string): DocLink[] {
   return links.filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target))
 }
 
+/** Each Markdown file's anchors, read once however many links point into it. */
+const anchorCache = new Map<string, Set<string>>()
+function anchorsIn(file: string): Set<string> {
+  let anchors = anchorCache.get(file)
+  if (!anchors) {
+    anchors = anchorsOf(readFileSync(file, 'utf8'))
+    anchorCache.set(file, anchors)
+  }
+  return anchors
+}
+
 /**
  * What is wrong with a link to `target` (a path relative to `from`, a file of the repository at
  * `root`, with an optional `#anchor`): a missing file or a heading the file does not have.
@@ -74,7 +85,7 @@ export function linkProblem(root: string, from: string, target: string): string 
   if (!existsSync(file)) return `${target}: no such file`
   if (anchor === undefined || anchor === '') return undefined
   if (!file.endsWith('.md')) return `${target}: an anchor into a file that is not Markdown`
-  if (!anchorsOf(readFileSync(file, 'utf8')).has(anchor)) return `${target}: no such heading`
+  if (!anchorsIn(file).has(anchor)) return `${target}: no such heading`
   return undefined
 }
 
