@@ -9,14 +9,18 @@ import {
 import type { Locale } from '#shared/locales.ts'
 import { typesetPostProcessor } from '#shared/typography.ts'
 
-type JsonModule = { default: Record<string, unknown> }
+type TextBundles = (typeof import('./text-bundles.ts'))['bundles']
 
-// One small chunk per locale and namespace: the browser only loads what the page needs. Not
-// `common`, which every page embeds, nor `mail`, the lead e-mail's texts, which no page reads
-// (tests/client/browser-i18n.test.ts): each entry of this map is first-view JavaScript.
-const bundles = import.meta.glob<JsonModule>(['./*/*.json', '!./*/common.json', '!./*/mail.json'], {
-  base: '../locales',
-})
+let bundleMap: Promise<TextBundles> | undefined
+
+/**
+ * The map of the bundles a navigation may load (client/text-bundles.ts), fetched once: after
+ * the first view (`start` in client/hydrate.tsx), or by the first navigation that needs it.
+ */
+export function textBundles(): Promise<TextBundles> {
+  bundleMap ??= import('./text-bundles.ts').then((module) => module.bundles)
+  return bundleMap
+}
 
 /** The browser's instance, initialised synchronously from the texts embedded in the page. */
 export function createClientI18n(locale: Locale, resources: LocaleResources): I18n {
@@ -50,17 +54,18 @@ export async function loadNamespaces(
   namespaces: readonly FileNamespace[],
 ): Promise<void> {
   const locale = i18n.language
+  const missing = namespaces.filter((ns) => !i18n.hasResourceBundle(locale, ns))
+  if (missing.length === 0) return
+  const bundles = await textBundles()
   await Promise.all(
-    namespaces
-      .filter((ns) => !i18n.hasResourceBundle(locale, ns))
-      .map(async (ns) => {
-        const load = bundles[`./${locale}/${ns}.json`]
-        if (!load) throw new Error(`Missing locale bundle ${locale}/${ns}`)
-        const bundle = (await load()).default
-        // Development only: in a production build this is `bundle` and the function is gone.
-        const texts = import.meta.env.DEV ? await pseudoInDevelopment(i18n, bundle) : bundle
-        i18n.addResourceBundle(locale, ns, texts, true, true)
-      }),
+    missing.map(async (ns) => {
+      const load = bundles[`./${locale}/${ns}.json`]
+      if (!load) throw new Error(`Missing locale bundle ${locale}/${ns}`)
+      const bundle = (await load()).default
+      // Development only: in a production build this is `bundle` and the function is gone.
+      const texts = import.meta.env.DEV ? await pseudoInDevelopment(i18n, bundle) : bundle
+      i18n.addResourceBundle(locale, ns, texts, true, true)
+    }),
   )
 }
 

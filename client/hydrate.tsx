@@ -11,7 +11,7 @@ import {
 import { localeBasename } from '#shared/locales.ts'
 import { embeddedData } from './embedded-data.ts'
 import { Document } from './document.tsx'
-import { createClientI18n, loadNamespaces } from './browser-i18n.ts'
+import { createClientI18n, loadNamespaces, textBundles } from './browser-i18n.ts'
 import { createRoutes } from './routes.tsx'
 import { runtimeConfig } from './runtime/runtime-config.ts'
 import { I18nProvider } from './texts.tsx'
@@ -66,7 +66,9 @@ export async function start() {
       </I18nProvider>,
     )
   })
-  // Build detection and friends load after the page, not with it.
+  // Build detection and friends load after the page, not with it; so does the map of the texts
+  // a navigation may need, before the visitor follows a link.
+  void textBundles()
   const { startRuntime } = await import('./runtime/index.ts')
   startRuntime(router)
 }

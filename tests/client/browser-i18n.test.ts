@@ -1,5 +1,5 @@
 // The browser's map of locale bundles leaves out namespaces no client-side navigation loads
-// (client/browser-i18n.ts): each entry is first-view JavaScript. A page must never need one
+// (client/text-bundles.ts): each entry is JavaScript every visitor loads. A page must never need one
 // of them, or its texts would be missing after a navigation.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { PAGES } from '#shared/pages.ts'
 import { EVERY_PAGE_NAMESPACES } from '#shared/texts.ts'
 
-const source = readFileSync(join(import.meta.dirname, '../../client/browser-i18n.ts'), 'utf8')
+const source = readFileSync(join(import.meta.dirname, '../../client/text-bundles.ts'), 'utf8')
 const excluded = [...source.matchAll(/'!\.\/\*\/([\w-]+)\.json'/g)].map((m) => m[1] ?? '')
 
 describe("the browser's locale bundles", () => {

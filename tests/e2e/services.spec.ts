@@ -1,4 +1,5 @@
-import { SERVICES, servicePath } from '#shared/services.ts'
+import { SERVICES, serviceNamespace, servicePath } from '#shared/services.ts'
+import { get, texts } from '#tests/helpers/locales.ts'
 import { expect, test, waitForHydration } from './fixtures.ts'
 
 test('every service is reached from the submenu and back, without reloading', async ({ page }) => {
@@ -8,29 +9,20 @@ test('every service is reached from the submenu and back, without reloading', as
     ;(window as unknown as { marker: string }).marker = 'same document'
   })
   const nav = page.getByRole('navigation', { name: 'Main navigation' })
-  const names = [
-    'Cloud Infrastructure',
-    'Software and Process Modernization',
-    'Digital Presence',
-    'API Integration',
-    'Managed IT Services',
-    'Security & Compliance',
-  ]
-  for (const [index, { slug }] of SERVICES.entries()) {
+  for (const { slug } of SERVICES) {
+    const name = String(get(texts('en', serviceNamespace(slug)), 'card.name'))
     await nav.getByRole('button', { name: 'Show services' }).click()
-    await nav.getByRole('link', { name: names[index] }).click()
+    await nav.getByRole('link', { name, exact: true }).click()
     await expect(page).toHaveURL(new RegExp(`${servicePath(slug)}$`))
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(
-      names[index] ?? '',
-    )
+    await expect(page.getByRole('navigation', { name: 'Breadcrumb' })).toContainText(name)
 
     await page
       .getByRole('navigation', { name: 'Breadcrumb' })
       .getByRole('link', { name: 'Services' })
       .click()
     await expect(page).toHaveURL(/\/services$/)
-    await expect(page.getByRole('heading', { level: 2, name: names[index] })).toBeVisible()
+    await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible()
   }
   await nav.getByRole('button', { name: 'Show services' }).click()
   await nav.getByRole('link', { name: 'Services Overview' }).click()
