@@ -3,8 +3,11 @@ import type { CompanyFacts } from './company.ts'
 import { LOCALES } from './locales.ts'
 
 const text = z.string().trim().min(1)
-/** A place named in every language of the site (`Record<Locale, string>`). */
-const placeName = z.strictObject(Object.fromEntries(LOCALES.map((locale) => [locale, text])))
+/** A place by its German name, and by its name in the site's other languages that have one. */
+const placeName = z.strictObject({
+  ...Object.fromEntries(LOCALES.map((locale) => [locale, text.optional()])),
+  de: text,
+})
 const time = z.string().regex(/^([01]?\d|2[0-3]):[0-5]\d$/, 'a time like 9:00')
 
 /**

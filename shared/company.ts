@@ -10,9 +10,15 @@ import { typeset } from './typography.ts'
  */
 /**
  * A place as each language names it ("Frankfurt nad Menem" in Polish): running text uses the
- * reader's name for a city. Postal addresses keep the German name the post office uses.
+ * reader's name for a city. Postal addresses keep the German name the post office uses, and so
+ * does a language with no name of its own for the place (or none written here yet).
  */
-type PlaceName = Readonly<Record<Locale, string>>
+type PlaceName = Readonly<{ de: string } & Partial<Record<Locale, string>>>
+
+/** The place as the language names it, or its German name. */
+function placeName(place: PlaceName, locale: Locale): string {
+  return place[locale] ?? place.de
+}
 
 const FRANKFURT: PlaceName = {
   en: 'Frankfurt am Main',
@@ -117,8 +123,8 @@ export function companyPlaceholders(locale: Locale) {
   return {
     ...companyVariables(),
     country: countryName(locale),
-    hostingLocation: COMPANY.hosting.location[locale],
-    cdnLocation: COMPANY.cdn.location[locale],
+    hostingLocation: placeName(COMPANY.hosting.location, locale),
+    cdnLocation: placeName(COMPANY.cdn.location, locale),
     // Typeset like copy: a value passed to t() is kept as it is (shared/typography.ts).
     partners: typeset(formatList(COMPANY.partners, locale), locale),
   }

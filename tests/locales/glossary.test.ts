@@ -28,11 +28,11 @@ const TermSchema = z.strictObject({
   except: z.array(z.string().min(1)).optional(),
 })
 
-const LANGUAGES = {
-  en: TermSchema,
-  de: TermSchema,
-  pl: TermSchema,
-} satisfies Record<Locale, typeof TermSchema>
+/** A term for every language of the locale table: a new language brings its terms. */
+const LANGUAGES = Object.fromEntries(LOCALES.map((locale) => [locale, TermSchema])) as Record<
+  Locale,
+  typeof TermSchema
+>
 
 const ConceptSchema = z.strictObject({ note: z.string().min(1), ...LANGUAGES })
 

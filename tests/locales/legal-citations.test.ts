@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LOCALES, type Locale } from '#shared/locales.ts'
 import { get, localeStrings, texts } from '#tests/helpers/locales.ts'
+import { type PerLanguage, unwritten, written } from '#tests/helpers/per-language.ts'
 
 /**
  * The law the legal texts cite is the law in force: the review of 2026-11-25 found repealed
@@ -31,7 +32,7 @@ describe('legal citations', () => {
   )
 
   /** § 147 AO and § 257 HGB since 1 January 2025: letters six, vouchers eight, books ten years. */
-  const PERIODS: Record<Locale, [RegExp, RegExp, RegExp]> = {
+  const PERIODS: PerLanguage<[RegExp, RegExp, RegExp]> = {
     en: [/correspondence[^;]*\bsix years/, /vouchers[^;]*\beight years/, /books[^;]*\bten years/],
     de: [
       /Geschäftsbriefe[^;]*\bsechs Jahre/,
@@ -45,8 +46,12 @@ describe('legal citations', () => {
     ],
   }
 
-  it.each(LOCALES)('%s states the statutory retention periods in force', (locale) => {
-    const text = String(get(texts(locale, 'privacy'), 'sections.retention.paragraphs.1'))
-    for (const period of PERIODS[locale]) expect(text).toMatch(period)
-  })
+  it.each(written(PERIODS))(
+    '%s states the statutory retention periods in force',
+    (locale, periods) => {
+      const text = String(get(texts(locale, 'privacy'), 'sections.retention.paragraphs.1'))
+      for (const period of periods) expect(text).toMatch(period)
+    },
+  )
+  it.skip.each(unwritten(PERIODS))('%s: add its phrasing of the periods to PERIODS', () => {})
 })

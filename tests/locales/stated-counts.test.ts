@@ -4,6 +4,7 @@ import { LOCALE_INFO, LOCALES, type Locale } from '#shared/locales.ts'
 import { SERVICES, SUPPORT_TIERS, serviceNamespace } from '#shared/services.ts'
 import { TEAM } from '#shared/team.ts'
 import { get, texts, type Json } from '#tests/helpers/locales.ts'
+import { type PerLanguage, unwritten, written } from '#tests/helpers/per-language.ts'
 
 /**
  * Sentences that state how many of something a table holds ("Six services, one team …") are
@@ -11,7 +12,7 @@ import { get, texts, type Json } from '#tests/helpers/locales.ts'
  * states, so a service added to `SERVICES` (or a capability to its page) fails this test until
  * the sentences say the new number in every language.
  */
-const NUMBER_WORDS: Record<Locale, readonly string[]> = {
+const NUMBER_WORDS: PerLanguage<readonly string[]> = {
   en: ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'],
   de: ['null', 'ein', 'zwei', 'drei', 'vier', 'fünf', 'sechs', 'sieben', 'acht', 'neun', 'zehn'],
   pl: [
@@ -35,15 +36,15 @@ function entries(namespace: string, path: string): (locale: Locale) => number {
 }
 
 /** Other words that state a count: collective numerals ("beiden", "dwoje"). */
-const COUNT_WORDS: Record<Locale, Readonly<Record<string, number>>> = {
+const COUNT_WORDS: PerLanguage<Readonly<Record<string, number>>> = {
   en: { both: 2 },
   de: { beide: 2, beiden: 2 },
   pl: { dwoje: 2, dwóch: 2, troje: 3, trzech: 3 },
 }
 
-function countOf(word: string, locale: Locale): number | undefined {
-  const index = NUMBER_WORDS[locale].indexOf(word)
-  return index >= 0 ? index : COUNT_WORDS[locale][word]
+function countOf(word: string, numberWords: readonly string[], locale: Locale) {
+  const index = numberWords.indexOf(word)
+  return index >= 0 ? index : COUNT_WORDS[locale]?.[word]
 }
 
 const STATED_COUNTS: { key: string; count: (locale: Locale) => number }[] = [
@@ -69,18 +70,19 @@ function wordsOf(text: string): string[] {
 }
 
 describe('sentences that state a count say the count of the table', () => {
-  for (const locale of LOCALES) {
+  for (const [locale, numberWords] of written(NUMBER_WORDS)) {
     it.each(STATED_COUNTS)(`${locale}: $key`, ({ key, count }) => {
       const [namespace = '', path = ''] = key.split(':')
       const text = get(texts(locale, namespace), path)
       expect(typeof text).toBe('string')
       const stated = wordsOf(String(text))
-        .map((word) => countOf(word, locale))
+        .map((word) => countOf(word, numberWords, locale))
         .filter((number) => number !== undefined)
       // The first number word is the count ("Six services, one team …").
       expect(stated[0]).toBe(count(locale))
     })
   }
+  it.skip.each(unwritten(NUMBER_WORDS))('%s: add its number words to NUMBER_WORDS', () => {})
 })
 
 /**

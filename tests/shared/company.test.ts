@@ -60,9 +60,11 @@ describe('team', () => {
   it.each(LOCALES)(
     'name the hosting place as %s writes it, in the facts and every text',
     (locale) => {
-      const name = COMPANY.hosting.location[locale]
+      const name = COMPANY.hosting.location[locale] ?? COMPANY.hosting.location.de
       expect(companyPlaceholders(locale).hostingLocation).toBe(name)
-      expect(companyPlaceholders(locale).cdnLocation).toBe(COMPANY.cdn.location[locale])
+      expect(companyPlaceholders(locale).cdnLocation).toBe(
+        COMPANY.cdn.location[locale] ?? COMPANY.cdn.location.de,
+      )
       // Another language's name ("Frankfurt am Main" in a Polish sentence) is a leftover.
       const all = FILE_NAMESPACES.map((namespace) =>
         JSON.stringify(texts(locale, namespace)),

@@ -7,6 +7,7 @@ import { LOCALES, localizePath, type Locale } from '#shared/locales.ts'
 import { page as pageOf } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { texts } from '#tests/helpers/locales.ts'
+import { type PerLanguage, unwritten, written } from '#tests/helpers/per-language.ts'
 
 /** Words as a pattern that accepts any space between them (the typography adds no-break ones). */
 function words(text: string): RegExp {
@@ -41,7 +42,22 @@ async function text(app: FastifyInstance, id: 'privacy-policy' | 'cookie-policy'
 }
 
 /** What each language says for the settings below, spelled out here, not computed. */
-const STATED = {
+type Stated = Readonly<
+  Record<
+    | 'retention'
+    | 'window'
+    | 'max'
+    | 'cookie'
+    | 'logs'
+    | 'errorReports'
+    | 'queueDisk'
+    | 'tokenMaxAge'
+    | 'statistics',
+    string
+  >
+>
+
+const STATED: PerLanguage<Stated> = {
   en: {
     retention: '12 days',
     window: '1 hour',
@@ -75,7 +91,7 @@ const STATED = {
     tokenMaxAge: 'przez 4 godziny; po tym czasie token',
     statistics: 'przechowujemy je przez 90 dni',
   },
-} as const
+}
 
 describe('the privacy policy states what this deployment does', () => {
   let configured: FastifyInstance
@@ -96,11 +112,10 @@ describe('the privacy policy states what this deployment does', () => {
     plain = await site()
   })
 
-  it.each(LOCALES)(
+  it.each(written(STATED))(
     'retention, rate limits, log, queue-disk, form-token and statistics bounds and cookie lifetime from the settings (%s)',
-    async (locale) => {
+    async (locale, stated) => {
       const privacy = await text(configured, 'privacy-policy', locale)
-      const stated = STATED[locale]
       expect(privacy).toMatch(words(stated.retention))
       expect(privacy).toMatch(words(stated.window))
       expect(privacy).toMatch(words(stated.max))
@@ -111,12 +126,14 @@ describe('the privacy policy states what this deployment does', () => {
       expect(privacy).toMatch(words(stated.tokenMaxAge))
       expect(privacy).toMatch(words(stated.statistics))
       expect(privacy).not.toContain('{{')
+      expect(await text(configured, 'cookie-policy', locale)).toMatch(words(stated.cookie))
       // The defaults: 30 days and 15 minutes.
       const defaults = await text(plain, 'privacy-policy', locale)
       expect(defaults).toMatch(words(stated.retention.replace('12', '30')))
       expect(defaults).toMatch(/15[\s\u00a0\u202f]+(minutes|Minuten|minut)/)
     },
   )
+  it.skip.each(unwritten(STATED))('%s: add what it says for the settings to STATED', () => {})
 
   it.each(LOCALES)(
     'names the CDN as a processor only when one is configured (%s)',
@@ -188,7 +205,6 @@ describe('the cookie policy lists everything the site stores in the browser', ()
       )
     }
     const cookies = await text(app, 'cookie-policy', locale)
-    expect(cookies).toMatch(words(STATED[locale].cookie))
     expect(cookies).toContain(RELOAD_GUARD_KEY_PREFIX)
     expect(cookies).not.toContain('{{')
   })

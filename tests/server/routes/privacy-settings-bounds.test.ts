@@ -4,6 +4,7 @@ import { LOCALE_INFO, LOCALES, localizePath, type Locale } from '#shared/locales
 import { PAGES } from '#shared/pages.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { get, texts } from '#tests/helpers/locales.ts'
+import { type PerLanguage, unwritten } from '#tests/helpers/per-language.ts'
 
 /**
  * Every sentence the privacy policy builds from a setting reads right at the setting's bounds,
@@ -94,7 +95,7 @@ const CASES: Record<string, Case> = {
  * Numerals a period of one unit must not carry, and counts that must agree with their noun:
  * what a native reader would stumble over.
  */
-const MISREADINGS: Record<Locale, RegExp[]> = {
+const MISREADINGS: PerLanguage<RegExp[]> = {
   en: [/\b(per|after) 1 /, /\b1 (days|hours|minutes|seconds)\b/, /\bper one\b/],
   de: [/\b(je|nach) 1 /, /\b1 (Tage|Tagen|Stunden|Minuten|Sekunden)\b/],
   // Not \b after a Polish word: its letters ę and ą are no word characters to a RegExp.
@@ -135,12 +136,16 @@ describe('the privacy policy at the bounds of the settings it states', () => {
       expect(response.statusCode).toBe(200)
       const text = visibleText(response.body)
       expect(text, `${locale}: a placeholder left`).not.toMatch(/\{\{|\}\}/)
-      for (const misreading of MISREADINGS[locale]) {
+      for (const misreading of MISREADINGS[locale] ?? []) {
         expect(text.match(misreading)?.[0] ?? null, `${locale}: ${misreading}`).toBeNull()
       }
       for (const expected of phrases) expect(text, locale).toContain(phrase(locale, expected))
     }
   })
+  it.skip.each(unwritten(MISREADINGS))(
+    '%s: add what its readers would misread to MISREADINGS',
+    () => {},
+  )
 
   it('says that held-back messages are discarded when none is kept (QUARANTINE_DAYS=0)', async () => {
     const app = await buildTestApp({ QUARANTINE_DAYS: '0' })
