@@ -2,7 +2,8 @@
 # Ops build on the official Node.js 24 LTS image below, on Debian 13 (trixie), pinned by its
 # tag (what a reader sees) and by the digest of its multi-platform index (what is pulled; a
 # tag can be moved, a digest cannot). Renovate (renovate.json) proposes new Node patch
-# releases and rebuilt images of the same tag with both parts updated together.
+# releases and rebuilt images of the same tag with both parts updated together
+# (docs/decisions/images-pinned-by-tag-and-digest.md).
 # CI has no registry: it builds with buildah against a locally made base of the same Debian
 # release and Node version (tests/containers/engine.sh reads both from this line).
 ARG BASE_IMAGE=docker.io/library/node:24.21.0-trixie-slim@sha256:8ec5d7557396cfe32d21c3f9c13072355ceab22b584578ca4bb28af31120cffe
@@ -54,7 +55,8 @@ ENV NODE_ENV=production \
     OUTBOX_DIR=/data/outbox
 WORKDIR /app
 # The server runs its TypeScript directly (Node 24 type stripping) next to the built React
-# entry and client assets; nothing is writable but the outbox volume and /tmp.
+# entry and client assets (docs/decisions/the-server-runs-its-typescript-directly.md); nothing
+# is writable but the outbox volume and /tmp.
 COPY --from=production-deps /app/node_modules ./node_modules
 COPY --from=production-deps /app/sbom.cdx.json ./sbom.cdx.json
 COPY --from=release-assets /release ./dist

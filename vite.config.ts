@@ -29,7 +29,8 @@ const ENTRY_CHUNK = /(^|\/)entry-client-[\w-]+\.js$/
 /**
  * What every page needs of our own code: what hydration imports (not the hydrate module
  * itself, the chunk the entry loads) and what most page modules import, minus what the entry
- * imports: the entry must load nothing before the first paint. Computed from the sources.
+ * imports: the entry must load nothing before the first paint. Computed from the sources
+ * (docs/decisions/framework-chunk-computed-from-the-sources.md).
  */
 const ENTRY_IMPORTS = staticImports(ROOT, 'client/entry-client.tsx')
 const PAGE_IMPORTS = SCREENS.flatMap((screen) => [...staticImports(ROOT, screenSource(screen))])

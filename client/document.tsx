@@ -19,7 +19,11 @@ type DocumentProps = {
   children: ReactNode
 }
 
-/** The whole HTML document. React hoists page titles, meta and links into its `<head>`. */
+/**
+ * The whole HTML document, `<html>` included: the server renders it and the browser hydrates it
+ * as one (docs/decisions/whole-document-rendered-and-hydrated-by-react.md). React hoists page
+ * titles, meta and links into its `<head>`.
+ */
 export function Document({ data, json, runtime, children }: DocumentProps) {
   const { assets } = data
   for (const href of assets.fonts) {

@@ -6,7 +6,8 @@ import './styles/global.css'
 /**
  * Resolves once the browser has painted the server's HTML. Evaluating React and hydrating
  * take a phone a few hundred milliseconds; done first, they would hold back the first paint
- * of a page that is already complete. A hidden tab paints nothing and starts at once.
+ * of a page that is already complete. A hidden tab paints nothing and starts at once
+ * (docs/decisions/paint-then-hydrate.md).
  */
 function afterFirstPaint(): Promise<void> {
   if (document.visibilityState === 'hidden') return Promise.resolve()

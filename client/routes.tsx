@@ -61,7 +61,10 @@ function NoPage() {
   return null
 }
 
-/** The route objects of the page table, one router per locale (basename `''`, `/de`, `/pl`). */
+/**
+ * The route objects of the page table, one router per locale (basename `''`, `/de`, `/pl`):
+ * switching language is a full page load (docs/decisions/one-router-per-locale.md).
+ */
 export function createRoutes({ loadNamespaces }: RouteOptions): RouteObject[] {
   const pageRoutes = PAGES.map((page): RouteObject => {
     let loading: Promise<{ Component: ComponentType }> | undefined

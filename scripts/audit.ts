@@ -3,7 +3,8 @@
 // four category scores with LCP, CLS, TBT, the bytes transferred and the host's benchmark
 // index, writes the JSON reports to reports/lighthouse/ (ignored by git) and exits 1 under the
 // budgets of what the code controls (accessibility, best practices, SEO, layout shift, bytes).
-// Performance is printed, not gated: on the simulated phone it depends on this machine's CPU.
+// Performance is printed, not gated: on the simulated phone it depends on this machine's CPU
+// (docs/decisions/lighthouse-gates-what-the-code-controls.md).
 //
 // Options: --pages home,contact,… (default: all types), --form-factors mobile,desktop,
 // --runs N (the run with the median performance score counts; default 1),

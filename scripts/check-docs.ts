@@ -1,12 +1,14 @@
 // `npm run docs:check` (in `npm run check`): every relative link of the README and docs/ (the
 // chart's README included) reaches a file of the repository and, with an anchor, one of its
 // headings; every place the code cites the docs (`docs/contact.md#quarantine`) does too; no
-// code cites the README by section name any more (the sections live in docs/). Exits 1 naming
-// each problem with its file and line.
+// code cites the README by section name any more (the sections live in docs/); every decision
+// record but a superseded one is cited by its path (`docs/decisions/<name>.md`) from a file
+// outside docs/ and the README, the code it shapes. Exits 1 naming each problem with its file
+// and line, or the record no file cites.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { citationsOf, linkProblem, linksOf } from './lib/doc-links.ts'
+import { citationsOf, linkProblem, linksOf, uncitedDecisions } from './lib/doc-links.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
@@ -20,6 +22,7 @@ const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclud
   )
 
 const problems: string[] = []
+const texts = new Map<string, string>()
 for (const file of files) {
   let text: string
   try {
@@ -27,6 +30,7 @@ for (const file of files) {
   } catch {
     continue // listed by git, deleted in the working tree
   }
+  texts.set(file, text)
   if (file.endsWith('.md')) {
     for (const { line, target } of linksOf(text)) {
       const problem = linkProblem(ROOT, join(ROOT, file), target)
@@ -47,8 +51,16 @@ for (const file of files) {
   })
 }
 
+for (const record of uncitedDecisions(texts)) {
+  problems.push(`${record}: a decision record no code cites (cite its path in the code it shapes)`)
+}
+
 if (problems.length > 0) {
-  console.error(`${problems.length} broken link(s) or citation(s):\n${problems.join('\n')}`)
+  console.error(
+    `${problems.length} problem(s) with the docs' links and citations:\n${problems.join('\n')}`,
+  )
   process.exit(1)
 }
-console.log(`docs: ${files.length} files, every link and citation resolves`)
+console.log(
+  `docs: ${files.length} files, every link and citation resolves, every decision record is cited`,
+)

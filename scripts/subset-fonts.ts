@@ -1,6 +1,7 @@
 // `npm run fonts`: writes Inter's subset files and their @font-face rules into client/ (see
 // scripts/lib/font-subset.ts). Run it when tests/shared/fonts.test.ts says the copy gained a
-// character. Instead of 49 + 86 kB for fontsource's latin and latin-ext files, about 28 + 4 kB.
+// character. Instead of 49 + 86 kB for fontsource's latin and latin-ext files, about 28 + 4 kB
+// (docs/decisions/fonts-cut-to-the-sites-characters.md).
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildFontSubsets, FONTS_CSS } from './lib/font-subset.ts'

@@ -2,7 +2,8 @@
 // made (sha384, as browsers check it), so a page whose scripts come from a CDN (`CDN_URL`)
 // names what each file must hash to, and the build's stylesheets, which the site serves itself
 // (server/render/integrity.ts, docs/security.md#security-the-policy-enforced-and-reported). Beside
-// the client directory, not in it: nothing of it is served as a file.
+// the client directory, not in it: nothing of it is served as a file. Only scripts come from the
+// CDN, so only scripts need integrity (docs/decisions/subresource-integrity.md).
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -157,7 +157,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
 
   // Route schemas are zod schemas (the same ones the browser uses): they validate requests,
-  // serialize responses and type the handlers.
+  // serialize responses and type the handlers
+  // (docs/decisions/route-schemas-are-zod-through-fastify-type-provider-zod.md).
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
   app.decorate('config', config)
@@ -241,7 +242,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: COMPRESS_MIN_BYTES })
   // Cookies by @fastify/cookie. `hook: false`: no request parses its Cookie header in advance;
   // the one cookie the site reads (the locale, on `/`) is parsed where it is read, with
-  // `app.parseCookie`, so a page answered from memory pays for no parsing.
+  // `app.parseCookie`, so a page answered from memory pays for no parsing
+  // (docs/decisions/fastifycookie-with-hook-false.md).
   await app.register(fastifyCookie, { hook: false })
   await app.register(i18nPlugin, {
     localesDir: overrides.localesDir ?? join(ROOT, 'locales'),

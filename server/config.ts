@@ -80,7 +80,10 @@ const mailbox = z
 /** `/metrics`'s own port unless `METRICS_PORT` says otherwise (the chart's `metrics.port`). */
 const METRICS_PORT_DEFAULT = 9464
 
-/** Who may read `/metrics` unless `METRICS_ALLOW` says otherwise: loopback and private ranges. */
+/**
+ * Who may read `/metrics` unless `METRICS_ALLOW` says otherwise: loopback and private ranges
+ * (docs/decisions/metrics-on-a-port.md).
+ */
 export const METRICS_ALLOW_DEFAULT = ['loopback', 'uniquelocal'] as const
 
 /** A domain name in its ASCII form (an internationalized one as punycode), lower case. */
@@ -252,7 +255,7 @@ export const ConfigSchema = z.object({
   /**
    * With Redis: how often each replica has Redis rewrite its append-only file, so that what
    * was deleted (delivered, purged or erased messages, expired rate-limit keys) leaves the
-   * disk within this; the privacy policy states it.
+   * disk within this; the privacy policy states it (docs/decisions/redis-aof-rewrite-interval.md).
    */
   REDIS_AOF_REWRITE_INTERVAL: duration
     .refine((ms) => ms >= 1_000 && ms <= 86_400_000, {
@@ -277,7 +280,9 @@ export const ConfigSchema = z.object({
   /**
    * Days the monitoring system keeps the page statistics and lead counters; the privacy policy
    * states it, Prometheus's retention is set to it
-   * (docs/insight.md#insight-which-pages-bring-leads). At least the 60 days the report compares.
+   * (docs/insight.md#insight-which-pages-bring-leads). At least the 60 days the report compares;
+   * the default is a year and its month for comparison
+   * (docs/decisions/statistics-in-the-privacy-policy.md).
    */
   STATISTICS_RETENTION_DAYS: z.coerce.number().int().min(60).max(800).default(400),
   /**

@@ -53,7 +53,9 @@ let stream: LineBlocks | undefined
  * synchronous write, which costs the event loop less than handing it to the thread pool
  * (measured: 1 % of a busy server's time against 3 %) and can only wait when the container
  * runtime stops reading the output. Lines reach the output within a second; on exit, however
- * the process ends, what is pending is written out first, so no line is lost.
+ * the process ends, what is pending is written out first, so no line is lost. The app keeps no
+ * log of its own: the platform collects and keeps what it writes here
+ * (docs/decisions/logs-are-kept-by-the-platform.md).
  */
 export function logDestination(): DestinationStream {
   if (stream) return stream

@@ -1,7 +1,13 @@
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 
-/** The process: configuration, listening, graceful shutdown. */
+/**
+ * The process: configuration, listening, graceful shutdown. Node runs this file and the server
+ * as they are, their types stripped; only the React part is bundled
+ * (docs/decisions/the-server-runs-its-typescript-directly.md). No tsx, for the scripts either:
+ * `erasableSyntaxOnly` makes the type check refuse what stripping cannot run
+ * (docs/decisions/no-tsx.md).
+ */
 async function main() {
   let config: Config
   try {
@@ -41,7 +47,7 @@ async function main() {
 
   await app.ready()
   // The metrics port before the site's: a process that cannot serve its metrics takes no
-  // traffic, rather than serving it unseen by the alerts.
+  // traffic, rather than serving it unseen by the alerts (docs/decisions/metrics-on-a-port.md).
   if (app.metricsListener) {
     try {
       await app.metricsListener.listen()

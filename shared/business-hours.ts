@@ -10,7 +10,7 @@ import { FIGURES } from './figures.ts'
  * ask for (`datetime(hour: 2-digit; …)`; English asks for `hour: numeric`): with
  * `hour: numeric` Firefox writes "09:00" where V8 and WebKit write "9:00", and the page would
  * not hydrate the server's text (docs/testing.md#browser-engines). A 12-hour language keeps "9:00
- * AM", which every engine writes alike.
+ * AM", which every engine writes alike (docs/decisions/two-digit-hours-in-24-hour-languages.md).
  */
 export function businessHours(localeIso: string) {
   const { timeZone } = COMPANY.businessHours

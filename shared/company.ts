@@ -11,7 +11,8 @@ import { typeset } from './typography.ts'
 /**
  * A place as each language names it ("Frankfurt nad Menem" in Polish): running text uses the
  * reader's name for a city. Postal addresses keep the German name the post office uses, and so
- * does a language with no name of its own for the place (or none written here yet).
+ * does a language with no name of its own for the place (or none written here yet)
+ * (docs/decisions/german-names-people-as-business-writing-does.md).
  */
 type PlaceName = Readonly<{ de: string } & Partial<Record<Locale, string>>>
 

@@ -73,7 +73,10 @@ type FieldEntry = {
   options?: readonly Option[]
 }
 
-/** Service interests: one per service (the service's name), then "other". */
+/**
+ * Service interests: one per service (the service's name), then "other"
+ * (docs/decisions/contact-options-are-the-services-names.md).
+ */
 const SERVICE_OPTIONS = [
   ...SERVICES.map(({ slug, interest, isOnShortForm }): Option => ({
     value: interest,

@@ -17,11 +17,14 @@ import { ProofChallengeSchema } from './proof-of-work.ts'
  * The contact submission (docs/contact.md#contact-form-and-mail-delivery): one schema, built from
  * the field table, used by the browser for field messages and by the server as the API route's
  * body schema. zod/mini keeps what the browser downloads small; the forms load it when a
- * visitor starts filling them in. Error messages are codes (`tooShort`), which the forms turn
- * into localized texts.
+ * visitor starts filling them in (docs/decisions/zodmini-for-the-contact-schema.md). Error
+ * messages are codes (`tooShort`), which the forms turn into localized texts.
  */
 
-/** One line of text: no control characters at all (no CR/LF that could become a header). */
+/**
+ * One line of text: no control characters at all (no CR/LF that could become a header). A post
+ * with one is refused, not cleaned (docs/decisions/messages-are-refused-not-cleaned.md).
+ */
 const SINGLE_LINE = /^[^\p{Cc}]*$/u
 /** The message may have line breaks and tabs, no other control characters. */
 const MULTI_LINE = /^(?:[^\p{Cc}]|[\t\n\r])*$/u

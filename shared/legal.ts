@@ -69,7 +69,9 @@ export const CONDITIONAL_PRIVACY_SECTIONS: Partial<
 
 /**
  * Cookie-policy sections whose text differs with a CDN: with `CDN_URL` set, the page shows
- * this key's text instead of the section's own.
+ * this key's text instead of the section's own, as i18next's `context` does not reach the
+ * leaves of an object returned with `returnObjects`
+ * (docs/decisions/lists-in-legal-texts-come-from-tables.md).
  */
 export const COOKIE_SECTION_TEXTS_WITH_CDN: Partial<
   Record<(typeof COOKIE_POLICY_SECTIONS)[number], 'sections.noTrackingWithCdn'>
@@ -77,7 +79,8 @@ export const COOKIE_SECTION_TEXTS_WITH_CDN: Partial<
 
 /**
  * What rests on Art. 6 (1) (f) GDPR, as the privacy policy's objection section names it
- * (`privacy:objectionGrounds`): the CDN only when one is configured.
+ * (`privacy:objectionGrounds`): the CDN only when one is configured. The page joins them with
+ * `Intl.ListFormat` (docs/decisions/lists-in-legal-texts-come-from-tables.md).
  */
 export function objectionGrounds(facts: PolicyFacts) {
   return [
@@ -170,7 +173,8 @@ export type LegalVersion = {
  * The dated history of each legal text, oldest first; the page shows the newest date and the
  * list. A change to a text's rendered words (texts, facts, code) makes
  * `tests/server/routes/legal-history.test.ts` fail until a new version is added here with the
- * hashes the test prints (docs/languages.md#legal-texts-that-state-what-the-code-does).
+ * hashes the test prints (docs/languages.md#legal-texts-that-state-what-the-code-does;
+ * docs/decisions/legal-texts-dated-by-their-versions.md).
  */
 export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersion[]>> = {
   privacy: [

@@ -18,7 +18,11 @@ export const FILE_NAMESPACES: readonly FileNamespace[] = [
   ...new Set<FileNamespace>(['common', 'mail', ...PAGES.flatMap((page) => page.namespaces)]),
 ]
 
-/** Make the derived namespaces of one locale from its file namespaces. */
+/**
+ * Make the derived namespaces of one locale from its file namespaces: `service-cards` gathers
+ * the `card` of each service's own file, and every page embeds it; no such file is on disk
+ * (docs/decisions/service-cards-gathered-by-the-server.md).
+ */
 export function deriveNamespaces(
   bundle: <N extends FileNamespace>(namespace: N) => FileResources[N],
 ): DerivedResources {

@@ -2,7 +2,8 @@
  * The services: the only place a service is declared. Its page, menu entries, sitemap entry,
  * icon, texts namespace, contact-form option and overview card are all computed from this
  * table; its texts live in `locales/<lng>/service-<slug>.json` (the card shown in menus and
- * overviews under `card`, the page's copy beside it). Order here is order everywhere.
+ * overviews under `card`, the page's copy beside it). Order here is order everywhere. Every
+ * other thing of the site has its one table too (docs/decisions/one-table-per-thing.md).
  */
 type ServiceEntry = {
   /** URL segment under `/services/` and the name of the texts file. */

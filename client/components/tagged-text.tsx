@@ -5,7 +5,7 @@ import type { ReactNode } from 'react'
  * an element (a link, say): `By sending you agree to our <privacyLink>Privacy Policy</privacyLink>.`
  * The locale check guarantees every language keeps the same tags. A text without the pair is
  * shown as it is. This replaces react-i18next's `<Trans>` and its HTML parser, which weigh
- * about 4 KB gzip on the home page for one sentence.
+ * about 4 KB gzip on the home page for one sentence (docs/decisions/no-trans.md).
  */
 export function TaggedText({
   text,

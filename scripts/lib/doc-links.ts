@@ -104,3 +104,31 @@ export function citationsOf(text: string): DocLink[] {
   })
   return citations
 }
+
+/** A decision record's path as code cites it: `docs/decisions/<name>.md`, also inside `../`. */
+const DECISION_PATH = /(?<![\w-])docs\/decisions\/[\w.-]+?\.md(?![\w-])/g
+
+/** A decision record: `docs/decisions/<name>.md`, the folder's README not one. */
+const DECISION_RECORD = /^docs\/decisions\/(?!README\.md$)[^/]+\.md$/
+
+/**
+ * The decision records no file outside docs/ and the root README cites by their path
+ * (`docs/decisions/<name>.md`), sorted: each record is cited by the code it shapes, so a reader
+ * of that code finds why it is so. A record whose header (before its first `##` section) says
+ * `Status: superseded` needs no citation. `files`: the repository's files by path, with text.
+ */
+export function uncitedDecisions(files: ReadonlyMap<string, string>): string[] {
+  const cited = new Set<string>()
+  for (const [file, text] of files) {
+    if (file.startsWith('docs/') || file === 'README.md') continue
+    for (const [path] of text.matchAll(DECISION_PATH)) cited.add(path)
+  }
+  return [...files]
+    .filter(([file, text]) => {
+      if (!DECISION_RECORD.test(file) || cited.has(file)) return false
+      const header = text.split(/^## /m)[0] ?? ''
+      return !/\bStatus: superseded\b/.test(header)
+    })
+    .map(([file]) => file)
+    .sort()
+}

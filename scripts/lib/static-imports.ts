@@ -6,7 +6,8 @@ const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?[
 
 /**
  * The project's own modules a file imports statically, transitively (type-only imports and
- * packages left out): for the build, the app shell that every page loads.
+ * packages left out): for the build, the app shell that every page loads
+ * (docs/decisions/framework-chunk-computed-from-the-sources.md).
  */
 export function staticImports(root: string, entry: string): Set<string> {
   const aliases: Record<string, string> = { '#shared/': 'shared/', '#client/': 'client/' }

@@ -5,7 +5,8 @@ import { FIGURES } from '#shared/figures.ts'
 /**
  * IP addresses and ranges, parsed by the libraries Fastify itself uses: one set of rules for
  * `TRUST_PROXY` (which Fastify compiles with @fastify/proxy-addr), `METRICS_ALLOW` and the
- * shortened addresses of the access log.
+ * shortened addresses of the access log
+ * (docs/decisions/ip-lists-are-parsed-by-fastifyproxy-addr.md).
  */
 
 /**

@@ -20,7 +20,8 @@ type StoreOptions = FastifyRateLimitOptions & {
  * one forgets it when its window ends (privacy policy: "kept for the window, then deleted").
  * One unref'd timer per address and window, so a request costs a map lookup and the process
  * never waits for a timer to exit. Fixed windows only: `continueExceeding` and
- * `exponentialBackoff` would stretch a window beyond what the policy states, and are refused.
+ * `exponentialBackoff` would stretch a window beyond what the policy states, and are refused
+ * (docs/decisions/rate-limit-addresses-forgotten-at-window-end.md).
  */
 export class ExpiringRateLimitStore {
   /** Every route's counters, keyed `<route>\n<client key>`, oldest window first. */

@@ -298,7 +298,8 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       // Switching from the file outbox: what waits in the folder moves into the queue.
       const migration = migrateFileOutbox(outbox, redisQueue, app.log)
       // What was deleted leaves Redis's disk too, within REDIS_AOF_REWRITE_INTERVAL: until a
-      // rewrite the append-only file keeps every command (docs/contact.md#retention-and-erasure).
+      // rewrite the append-only file keeps every command (docs/contact.md#retention-and-erasure;
+      // docs/decisions/redis-aof-rewrite-interval.md).
       // Soon after each start and at each stop as well, so that pods restarting more often
       // than the interval never put the rewrite off. Each attempt is counted: an alert
       // (WebsiteQueueDiskNotRewritten) tells ops when the policy's bound does not hold.

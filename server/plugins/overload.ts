@@ -64,7 +64,7 @@ export const ANSWERS_UNDER_PRESSURE = {
  * while overloaded), `/api/` paths JSON. Each refusal is counted; a warning with the measured
  * delay is logged at most every 10 s. The readiness probe fails meanwhile
  * (`server/routes/health.ts`), so Kubernetes takes the replica out of the Service until the
- * delay is back under the limit.
+ * delay is back under the limit (docs/decisions/overload-is-503-never-500.md).
  */
 export const overloadPlugin = fp<OverloadOptions>(
   async (app, { maxEventLoopDelayMs }) => {

@@ -41,9 +41,10 @@ export type SecurityHeadersOptions = {
 }
 
 /**
- * The site's security policy, written once: what @fastify/helmet sends with every response.
- * Helmet's defaults stand for what is not named here (nosniff, X-DNS-Prefetch-Control,
- * Origin-Agent-Cluster, COOP and CORP `same-origin`, …).
+ * The site's security policy, written once: what @fastify/helmet sends with every response
+ * (docs/decisions/fastifyhelmet-runs-on-every-request.md). Helmet's defaults stand for what is
+ * not named here (nosniff, X-DNS-Prefetch-Control, Origin-Agent-Cluster, COOP and CORP
+ * `same-origin`, …).
  */
 export function helmetOptions({
   isDevelopment,

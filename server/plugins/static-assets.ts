@@ -9,12 +9,16 @@ const IMMUTABLE = 'public, max-age=31536000, immutable'
 const REVALIDATE = 'public, max-age=3600, must-revalidate'
 
 /**
- * The client build by @fastify/static: the hashed files under `/assets/` (this build's and the
- * previous release's, which the image carries) and the public files at the root.
+ * The client build by @fastify/static (docs/decisions/the-stack-the-design-names.md): the hashed
+ * files under `/assets/` (this build's and the previous release's, which the image carries) and
+ * the public files at the root. Each asset is a `stat` and a file stream, not a buffer from
+ * memory: a lower asset throughput, accepted for the plugin
+ * (docs/decisions/asset-throughput-traded-for-the-plugin.md).
  *
- * - `wildcard: false`: the files are listed once at start and each gets its own route, so no
- *   other path reaches the disk, and a page path never meets a file lookup. The precompressed
- *   twins get no route of their own; `preCompressed` picks them by Accept-Encoding.
+ * - `wildcard: false` (docs/decisions/fastifystatic-with-wildcard-false.md): the files are listed
+ *   once at start and each gets its own route, so no other path reaches the disk, and a page
+ *   path never meets a file lookup. The precompressed twins get no route of their own;
+ *   `preCompressed` picks them by Accept-Encoding.
  * - Dotfiles (the `.vite/` manifest) are neither listed nor served; no index, no listing.
  * - ETag and Last-Modified by @fastify/send, which answers revalidations with 304.
  * - The hashed files are public to every origin (`Access-Control-Allow-Origin: *`): a CDN

@@ -13,14 +13,14 @@ export type IntegrityTable = {
 
 /**
  * Subresource Integrity for scripts served by a CDN
- * (docs/security.md#security-the-policy-enforced-and-reported; docs/decisions/
- * subresource-integrity.md). The server writes the entry's `integrity`; every other script (the
- * chunks the entry preloads, the ones React Router and Vite load later) is checked through the
- * import map that opens each page's `<head>`: its `integrity` section names the hash of every
- * script of the build, which browsers apply to `import()`, static imports and `modulepreload` links
- * without their own attribute. Its `imports` send each stylesheet's CDN address to the site's own:
- * Vite's loader resolves a page's stylesheets against the script that needs them, and the site
- * serves its stylesheets itself (no integrity needed).
+ * (docs/security.md#security-the-policy-enforced-and-reported;
+ * docs/decisions/subresource-integrity.md). The server writes the entry's `integrity`; every
+ * other script (the chunks the entry preloads, the ones React Router and Vite load later) is
+ * checked through the import map that opens each page's `<head>`: its `integrity` section names
+ * the hash of every script of the build, which browsers apply to `import()`, static imports and
+ * `modulepreload` links without their own attribute. Its `imports` send each stylesheet's CDN
+ * address to the site's own: Vite's loader resolves a page's stylesheets against the script that
+ * needs them, and the site serves its stylesheets itself (no integrity needed).
  */
 export type ScriptIntegrity = {
   /** The `integrity` of an asset's URL as pages link it, if it is a checked script. */

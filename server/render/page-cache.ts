@@ -59,10 +59,11 @@ export function hookHeaders(reply: FastifyReply): HookHeaders {
 const MAX_PAGES = 256
 
 /**
- * Rendered pages kept in memory. A page is the same bytes for every visitor of one build,
- * path and edition (`pageEdition`), so it is rendered once and then served from here, with its brotli and gzip
- * forms made once in the background. Only the route table's pages without a query are kept
- * (a bounded set), and only renders that finished without any error.
+ * Rendered pages kept in memory (docs/decisions/pages-kept-in-memory.md). A page is the same
+ * bytes for every visitor of one build, path and edition (`pageEdition`), so it is rendered once
+ * and then served from here, with its brotli and gzip forms made once in the background. Only the
+ * route table's pages without a query are kept (a bounded set), and only renders that finished
+ * without any error.
  */
 export class PageCache {
   #pages = new Map<string, CachedPage>()

@@ -12,7 +12,9 @@ import { structuredData } from './structured-data.ts'
  * (before `</head>`, see client/entry-server.tsx): Open Graph with the page's share image, the
  * Twitter/X card and the structured data. The browser never needs these after a client-side
  * navigation, so they are not part of the client bundle
- * (docs/languages.md#share-previews-and-structured-data).
+ * (docs/languages.md#share-previews-and-structured-data). Title, description, canonical and
+ * hreflang stay React's (`PageMeta`), which keeps them current across navigations
+ * (docs/decisions/the-head-for-crawlers.md).
  */
 
 export type PageHeadContext = {

@@ -236,7 +236,8 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   // This route's own refusals become outcomes; anything else goes to the app's handler.
   app.setErrorHandler(
     async (error: FastifyError & { retryAfterSeconds?: number }, request, reply) => {
-      // A body that fails the schema, or that is not even JSON: the fields' errors, if any.
+      // A body that fails the schema, or that is not even JSON: the fields' errors, if any, in
+      // the one shape of refusal (docs/decisions/contact-options-are-the-services-names.md).
       if (error.validation || error.statusCode === 400) {
         const errors = fieldErrors(
           (error.validation ?? []).map((issue) => ({
@@ -303,8 +304,9 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       request.log.info({ outcome: 'refused', reason: 'foreign' }, 'contact submission')
       return answer(request, reply, { status: 'foreign' })
     }
-    // Bots fill the hidden field: they get exactly what people get; nothing is sent,
-    // and the post is only kept in the quarantine.
+    // Bots fill the hidden field: they get exactly what people get, before validation;
+    // nothing is sent, and the post is only kept in the quarantine
+    // (docs/decisions/honeypot-checked-before-the-rate-limit.md).
     const body = bodyOf(request)
     const honeypot = body[HONEYPOT_FIELD]
     if (typeof honeypot === 'string' && honeypot.trim() !== '') {
@@ -345,7 +347,8 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   // Every post counts against the rate limit, those the spam defence answers too (a bot's, an
   // expired form's): `@fastify/rate-limit` appends its check to the route's preValidation
   // hooks when the route is added (its onRoute hook, the app's), so the defence is appended
-  // after it, by this plugin's onRoute hook, which Fastify runs after the app's.
+  // after it, by this plugin's onRoute hook, which Fastify runs after the app's (the order since
+  // 2026-11-28: docs/decisions/honeypot-checked-before-the-rate-limit.md, Consequences).
   app.addHook('onRoute', (route) => {
     if (route.method !== 'POST' || route.url !== '/api/contact') return
     const hooks = route.preValidation

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Container engine for the tests that use testcontainers, on machines without Docker:
-# podman's Docker-compatible API, with images built here (no registry is reachable).
+# podman's Docker-compatible API, with images built here (no registry is reachable;
+# docs/decisions/testcontainers-through-podman.md).
 #   source tests/containers/engine.sh   → installs tools if missing, builds the images once,
 #                                         starts the API socket and exports DOCKER_HOST & co.
 # Run as root (CI and these machines are). Everything lives under $CONTAINERS_WORK.

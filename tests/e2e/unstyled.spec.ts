@@ -4,8 +4,10 @@ import { expect, test } from './fixtures.ts'
 // Reader modes, search snippets, screen readers' browse mode and copy and paste see a page's
 // HTML without its stylesheets. Every page must read right there too: no two elements that
 // flow inline by default may run their words together ("Schnelle RückmeldungWir melden uns"),
-// which is what a title and its text in spans styled as blocks do. Each page as the server
-// sends it (no JavaScript), in Chromium with every stylesheet and style attribute removed.
+// which is what a title and its text in spans styled as blocks do: texts under a title are
+// blocks, controls in a row have a space between (docs/decisions/titles-and-texts-as-blocks.md).
+// Each page as the server sends it (no JavaScript), in Chromium with every stylesheet and style
+// attribute removed.
 
 // One context and page for the worker's tests, reset between them (crawl.spec.ts,
 // docs/decisions/one-page-per-worker.md).

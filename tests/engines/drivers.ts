@@ -8,7 +8,7 @@ import { freePort } from '#tests/helpers/net.ts'
 
 /**
  * The browser engines beside Chromium, each behind the same small interface, so the journeys
- * (journeys.ts) are written once:
+ * (journeys.ts) are written once (docs/decisions/gecko-and-webkit-through-their-own-drivers.md):
  * - Gecko: Debian's firefox-esr, driven by puppeteer-core over WebDriver BiDi;
  * - WebKit: Debian's WebKitGTK MiniBrowser, driven over W3C WebDriver by WebKitWebDriver,
  *   under xvfb-run (MiniBrowser has no headless mode).

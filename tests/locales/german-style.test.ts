@@ -3,10 +3,11 @@ import { localeStrings } from '#tests/helpers/locales.ts'
 
 /**
  * The German texts address the reader as "Sie" and name people as German business writing
- * does (docs/languages.md#languages): a neutral word where it is the established one
- * ("Mitarbeitende", "Fachleute", "Team"), otherwise the generic masculine ("Kunden",
- * "Ansprechpartner"), and never a gender sign, which screen readers read out and German orthography
- * does not include.
+ * does (docs/languages.md#languages;
+ * docs/decisions/german-names-people-as-business-writing-does.md): a neutral word where it is
+ * the established one ("Mitarbeitende", "Fachleute", "Team"), otherwise the generic masculine
+ * ("Kunden", "Ansprechpartner"), and never a gender sign, which screen readers read out and
+ * German orthography does not include.
  */
 const GERMAN = localeStrings('de')
 

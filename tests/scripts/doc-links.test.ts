@@ -8,6 +8,7 @@ import {
   headingSlug,
   linkProblem,
   linksOf,
+  uncitedDecisions,
 } from '#scripts/lib/doc-links.ts'
 
 // The docs' link check (`npm run docs:check`) on a small tree of its own: what it must find.
@@ -22,6 +23,8 @@ writeFileSync(join(root, 'README.md'), '# Site\n')
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const from = join(root, 'docs', 'contact.md')
+/** A decision record's path, built so that the docs check does not read it as a citation. */
+const decision = (name: string) => `docs/decisions/${name}.md`
 
 describe('the docs link check', () => {
   it('gives headings the anchors GitHub and GitLab give them', () => {
@@ -72,5 +75,34 @@ describe('the docs link check', () => {
       { line: 1, target: 'docs/contact.md#quarantine' },
       { line: 1, target: 'helm/README.md#alerts' },
     ])
+    // A decision record's path, without an anchor, resolved from the repository's root.
+    const cited = citationsOf(`// kept (${decision('quarantine')}), ${decision('quarantin')}`)
+    expect(cited.map(({ target }) => target)).toEqual([
+      decision('quarantine'),
+      decision('quarantin'),
+    ])
+    const fromRoot = join(root, 'package.json')
+    expect(linkProblem(root, fromRoot, decision('quarantine'))).toBeUndefined()
+    expect(linkProblem(root, fromRoot, decision('quarantin'))).toContain('no such file')
+  })
+
+  it('finds the decision records no code cites, the superseded ones left out', () => {
+    const record = (status: string) => `# A record\n\nDate: 2026-11-27. Status: ${status}.\n`
+    const files = new Map([
+      ['docs/decisions/README.md', '# Decision records\n'],
+      [decision('kept'), record('accepted')],
+      [decision('named-in-docs'), record('accepted')],
+      [decision('linked'), record('accepted')],
+      [decision('replaced'), record('superseded by\n[a newer record](newer.md)')],
+      [
+        decision('newer'),
+        `${record('accepted')}\n## Context\n\nStatus: superseded is not its header.\n`,
+      ],
+      ['docs/contact.md', `The records: ${decision('named-in-docs')}, ${decision('newer')}`],
+      ['README.md', `See ${decision('named-in-docs')}.`],
+      ['server/quarantine.ts', `// Kept, not dropped (${decision('kept')}).\n`],
+      ['helm/README.md', `The solver: [proof of work](../${decision('linked')}).`],
+    ])
+    expect(uncitedDecisions(files)).toEqual([decision('named-in-docs'), decision('newer')])
   })
 })

@@ -18,8 +18,9 @@ import { withToken } from '#tests/helpers/form-token.ts'
 import { acceptedValue } from '#tests/helpers/contact-samples.ts'
 
 // The tables in shared/ are the only place a service, a team member, a page or a contact
-// field is declared. These tests walk them, so an entry that is only half added (no texts in
-// one language, no icon, no portrait, a field the e-mail forgets) fails here, not for a visitor.
+// field is declared (docs/decisions/one-table-per-thing.md). These tests walk them, so an entry
+// that is only half added (no texts in one language, no icon, no portrait, a field the e-mail
+// forgets) fails here, not for a visitor.
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const ICONS = readFileSync(join(ROOT, 'client/components/icons.tsx'), 'utf8')

@@ -15,7 +15,10 @@ export type MailTexts = TFunction<('mail' | 'common' | 'service-cards' | 'suppor
 /** The namespaces `MailTexts` reads. */
 export const MAIL_NAMESPACES = ['mail', 'common', 'service-cards', 'support-plans'] as const
 
-/** CR, LF and other control characters never reach a header (the schema refuses them too). */
+/**
+ * CR, LF and other control characters never reach a header: a second line of defence, as the
+ * schema refuses them first (docs/decisions/messages-are-refused-not-cleaned.md).
+ */
 const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim()
 
 /**

@@ -23,7 +23,8 @@ const SWEEP_MARGIN_MS = 60_000
  * A retention promise of the privacy policy (docs/contact.md#retention-and-erasure): what a store
  * keeps (a message that could not be delivered, a quarantined post) is deleted no later than `days`
  * after its receipt. A sweep runs every `intervalMs`, so each one removes what would pass the
- * deadline before the next: an item goes up to an interval early, never late.
+ * deadline before the next: an item goes up to an interval early, never late, and the policy
+ * says "no later than" (docs/decisions/undeliverable-messages-deleted-no-later-than-retention.md).
  */
 export function startRetention({
   days,

@@ -19,7 +19,8 @@ export const TRAFFIC_SOURCES = [
   { id: 'brave', names: ['search.brave'], utm: [] },
   { id: 'linkedin', names: ['linkedin', 'lnkd'], utm: ['linkedin'] },
   { id: 'xing', names: ['xing'], utm: ['xing'] },
-  // Links in e-mails the company sends (offers, signatures, mailings): it runs no newsletter.
+  // Links in e-mails the company sends (offers, signatures, mailings): it runs no newsletter,
+  // as the privacy policy says (docs/decisions/statistics-in-the-privacy-policy.md).
   { id: 'email', names: [], utm: ['email', 'newsletter'] },
 ] as const
 
