@@ -15,12 +15,55 @@ type LocaleInfo = {
    * comma ("a, b and c"), which `en-US` would add and `en-GB` leaves out.
    */
   readonly listIso: string
+  /** What its typesetting binds with a no-break space, and its letters (shared/typography.ts). */
+  readonly typesetting: Typesetting
+}
+
+/** A language's own typesetting rules: RegExp sources, each alternative a word or sign. */
+type Typesetting = {
+  /** Units and signs after a number beyond those of every language (`%`, `GB`, `ms`). */
+  readonly units?: string
+  /** Abbreviations before a number or letter (`Art.`, `Nr.`). */
+  readonly before: string
+  /** Patterns of the language's own, each ending in the space to bind. */
+  readonly own?: string
+  /** The language's letters beyond ASCII, all of them, for the font subset. */
+  readonly letters: string
 }
 
 export const LOCALE_INFO: Readonly<Record<Locale, LocaleInfo>> = {
-  en: { iso: 'en-US', name: 'English', listIso: 'en-GB' },
-  de: { iso: 'de-DE', name: 'Deutsch', listIso: 'de-DE' },
-  pl: { iso: 'pl-PL', name: 'Polski', listIso: 'pl-PL' },
+  en: {
+    iso: 'en-US',
+    name: 'English',
+    listIso: 'en-GB',
+    typesetting: {
+      before: 'Art\\.|No\\.|pp?\\.|[Ss]ections?',
+      own: '(?<=\\d\\)?) (?=\\(\\w{1,3}\\))',
+      letters: '',
+    },
+  },
+  de: {
+    iso: 'de-DE',
+    name: 'Deutsch',
+    listIso: 'de-DE',
+    typesetting: {
+      units: 'Uhr|Tsd\\.|Mio\\.|Mrd\\.|ff?\\.',
+      before: 'Abs\\.|Art\\.|Nr\\.|S\\.|Ziff\\.|lit\\.',
+      own: '\\p{L}\\. (?=\\p{L}\\.)',
+      letters: 'ÄÖÜäöüß',
+    },
+  },
+  pl: {
+    iso: 'pl-PL',
+    name: 'Polski',
+    listIso: 'pl-PL',
+    typesetting: {
+      units: 'zł|tys\\.|mln|mld|r\\.',
+      before: '[Aa]rt\\.|ust\\.|pkt|[Nn]r|lit\\.|s\\.',
+      own: '[aiouwzAIOUWZ] (?=\\S)',
+      letters: 'ĄąĆćĘęŁłŃńÓóŚśŹźŻż',
+    },
+  },
 }
 
 /** Items joined as the page's language joins them: "a, b and c", "a, b und c", "a, b i c". */
@@ -47,7 +90,10 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value)
 }
 
-/** The router basename of a locale: '' for English, '/de' and '/pl' otherwise. */
+/**
+ * The router basename of a locale: '' for English, '/de' and '/pl' otherwise; the server's
+ * static handler and the browser's router both take it (docs/decisions/one-router-per-locale.md).
+ */
 export function localeBasename(locale: Locale): string {
   return locale === DEFAULT_LOCALE ? '' : `/${locale}`
 }

@@ -1,5 +1,5 @@
 import type { PostProcessorModule } from 'i18next'
-import { LOCALES, type Locale } from './locales.ts'
+import { LOCALE_INFO, LOCALES } from './locales.ts'
 
 /**
  * Typography by rule: the no-break spaces and apostrophes each language's typesetting wants,
@@ -22,59 +22,28 @@ import { LOCALES, type Locale } from './locales.ts'
  * - Polish: `art.`, `ust.`, `pkt`, `nr`, `lit.`, `s.`; the units `zł`, `tys.`, `mln`, `mld`,
  *   `r.` (`2024 r.`); and the one-letter words `a i o u w z` bound to the next word.
  *
- * The rules are keyed by the locale table, so a new language does not compile until it has
- * its own; its letters beyond ASCII go into the font subset (scripts/lib/font-text.ts).
+ * A language's own rules are part of its entry in the locale table (`LOCALE_INFO` in
+ * shared/locales.ts), so a new language does not compile until it has them; its letters beyond
+ * ASCII go into the font subset (scripts/lib/font-text.ts).
  *
  * U+00A0 rather than the narrow U+202F that German typesetting prefers after `§` and inside
- * `z. B.`: it is what `Intl` writes between a number and its percent or euro sign (`99,9 %`), so typed
- * and formatted figures look alike, and every font and screen reader knows it.
+ * `z. B.`: it is what `Intl` writes between a number and its percent or euro sign (`99,9 %`), so
+ * typed and formatted figures look alike, and every font and screen reader knows it
+ * (docs/decisions/no-break-spaces-by-rule-u00a0-everywhere.md).
  */
 export const NBSP = '\u00A0'
 
 const UNITS = '%|\\u20AC|\\$|£|[kMGT]B|[ckm]?m|kg|ms|s|min|h'
 
-type LocaleRules = {
-  /** Units and signs after a number. */
-  units: string
-  /** Abbreviations before a number or letter. */
-  before: string
-  /** Patterns of the language's own, each ending in the space to bind. */
-  own?: string
-  /** The language's letters beyond ASCII, for the font subset. */
-  letters: string
-}
-
-/** Per locale: what its typesetting binds, and the letters it writes. */
-export const LOCALE_RULES: Record<Locale, LocaleRules> = {
-  en: {
-    units: UNITS,
-    before: 'Art\\.|No\\.|pp?\\.|[Ss]ections?',
-    own: '(?<=\\d\\)?) (?=\\(\\w{1,3}\\))',
-    letters: '',
-  },
-  de: {
-    units: `${UNITS}|Uhr|Tsd\\.|Mio\\.|Mrd\\.|ff?\\.`,
-    before: 'Abs\\.|Art\\.|Nr\\.|S\\.|Ziff\\.|lit\\.',
-    own: '\\p{L}\\. (?=\\p{L}\\.)',
-    letters: 'ÄÖÜäöüß',
-  },
-  pl: {
-    units: `${UNITS}|zł|tys\\.|mln|mld|r\\.`,
-    before: '[Aa]rt\\.|ust\\.|pkt|[Nn]r|lit\\.|s\\.',
-    own: '[aiouwzAIOUWZ] (?=\\S)',
-    letters: 'ĄąĆćĘęŁłŃńÓóŚśŹźŻż',
-  },
-}
-
 /** One pattern per locale; every match ends in the space to bind. */
 const RULES = new Map<string, RegExp>(
   LOCALES.map((locale) => {
-    const { units, before, own } = LOCALE_RULES[locale]
+    const { units, before, own } = LOCALE_INFO[locale].typesetting
     return [
       locale,
       new RegExp(
         [
-          `\\d (?=(?:${units})(?![\\p{L}\\p{N}]))`,
+          `\\d (?=(?:${units ? `${UNITS}|${units}` : UNITS})(?![\\p{L}\\p{N}]))`,
           `(?:§§?|${before}) (?=\\p{N}|[a-z](?![\\p{L}\\p{N}]))`,
           ' (?=…|[–\\u2014] )',
           ...(own ? [own] : []),

@@ -2,13 +2,13 @@
 // the test that the subset still covers every text (tests/shared/fonts.test.ts).
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { LOCALE_RULES } from '#shared/typography.ts'
+import { LOCALE_INFO } from '#shared/locales.ts'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
 /** Every letter of every language the site speaks, used in the copy or not, so new text never falls back. */
-const LETTERS = Object.values(LOCALE_RULES)
-  .map((rules) => rules.letters)
+const LETTERS = Object.values(LOCALE_INFO)
+  .map((info) => info.typesetting.letters)
   .join('')
 
 function filesIn(dir: string, extension: RegExp): string[] {

@@ -8,7 +8,9 @@ import { LEGAL_HISTORY, legalDay, type DatedLegalText } from '#shared/legal.ts'
  * the day is over (Europe/Berlin), its hashes may not change. A later change of wording is a
  * new version. Read from the repository's own history of `shared/legal.ts`: the hashes the
  * working tree records for a version of an earlier day are the ones the repository held when
- * that day ended.
+ * that day ended. A language added to the site later brings its hashes to the version that was
+ * the latest when its translation came (shared/legal.ts, `LegalVersion`): hashes of a language
+ * the version had none for at its day's end may be added; the others never change.
  */
 
 const FILE = 'shared/legal.ts'
@@ -34,6 +36,24 @@ function recordedHashes(source: string): Map<string, string> {
     }
   }
   return found
+}
+
+/** A version's recorded hashes by configuration and language (`default en`). */
+function hashesByLanguage(recorded: string): Map<string, string> {
+  const found = new Map<string, string>()
+  for (const [, configuration, languages] of recorded.matchAll(/(\w+): \{([^}]*)\}/g)) {
+    for (const [, language, hash] of (languages ?? '').matchAll(/(\w+): '(\w+)'/g)) {
+      found.set(`${configuration} ${language}`, hash ?? '')
+    }
+  }
+  return found
+}
+
+/** What differs from the hashes a version held at its day's end, beyond languages added later. */
+function changedAfterItsDay(then: string, now: string): string[] {
+  const before = hashesByLanguage(then)
+  const after = hashesByLanguage(now)
+  return [...before].filter(([key, hash]) => after.get(key) !== hash).map(([key]) => key)
 }
 
 function git(...args: string[]): string {
@@ -81,7 +101,11 @@ describe('dated versions of the legal texts, against the repository history', ()
       const last = history.find((entry) => entry.day <= day)
       const then = last && recordedHashes(git('show', `${last.commit}:${FILE}`)).get(version)
       if (then === undefined) broken.push(`${version}: recorded only after its day`)
-      else if (then !== hashes) broken.push(`${version}: hashes changed after its day`)
+      else if (changedAfterItsDay(then, hashes).length > 0) {
+        broken.push(
+          `${version}: hashes changed after its day (${changedAfterItsDay(then, hashes).join(', ')})`,
+        )
+      }
     }
     expect(broken, 'a change of wording after its day is a new version dated that day').toEqual([])
   })
