@@ -101,10 +101,11 @@ describe('dated versions of the legal texts, against the repository history', ()
       const last = history.find((entry) => entry.day <= day)
       const then = last && recordedHashes(git('show', `${last.commit}:${FILE}`)).get(version)
       if (then === undefined) broken.push(`${version}: recorded only after its day`)
-      else if (changedAfterItsDay(then, hashes).length > 0) {
-        broken.push(
-          `${version}: hashes changed after its day (${changedAfterItsDay(then, hashes).join(', ')})`,
-        )
+      else {
+        const changed = changedAfterItsDay(then, hashes)
+        if (changed.length > 0) {
+          broken.push(`${version}: hashes changed after its day (${changed.join(', ')})`)
+        }
       }
     }
     expect(broken, 'a change of wording after its day is a new version dated that day').toEqual([])
