@@ -35,8 +35,17 @@ const config: KnipConfig = {
     'helmet',
     'react-router',
   ],
-  // System tools, installed by .ci/run from Debian (tests say so and skip when one is missing).
-  ignoreBinaries: ['taskset', 'promtool', 'prometheus', 'spamassassin', 'openssl'],
+  // System tools, installed by .ci/run from Debian (tests say so and skip when one is missing);
+  // mount and umount for the full-disk tests' tmpfs (tests/helpers/full-disk.ts).
+  ignoreBinaries: [
+    'taskset',
+    'promtool',
+    'prometheus',
+    'spamassassin',
+    'openssl',
+    'mount',
+    'umount',
+  ],
 }
 
 export default config

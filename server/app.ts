@@ -125,13 +125,6 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   }
 }
 
-/** `TRUST_PROXY` as Fastify wants it: a hop count becomes "trust the n nearest hops". */
-function trustedProxies(setting: Config['TRUST_PROXY']): FastifyServerOptions['trustProxy'] {
-  if (setting === undefined) return false
-  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting
-  return setting
-}
-
 /** Builds the application; never listens (tests call `inject`, `main.ts` listens). */
 export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   // The imprint's facts are checked before anything is served.
@@ -144,8 +137,9 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     // The ingress's X-Request-Id if it is a sane id, else a new one (echoed in the response).
     genReqId: requestId,
     requestIdHeader: false,
-    // Explicit hops or ingress addresses only: the client IP is the rate-limit key.
-    trustProxy: trustedProxies(config.TRUST_PROXY),
+    // The proxies' addresses only, never a hop count: the client IP is the rate-limit key
+    // (docs/decisions/trust-proxy-by-address.md).
+    trustProxy: config.TRUST_PROXY ?? false,
     // Behind an ingress: requests must finish in time; idle keep-alive connections outlive
     // the ingress's (60 s for nginx) so it never reuses a socket we are closing.
     requestTimeout: config.REQUEST_TIMEOUT_MS,

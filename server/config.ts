@@ -55,14 +55,22 @@ function addresses(
 }
 
 /**
- * `TRUST_PROXY`: how many proxy hops to trust, or the addresses/CIDRs of the ingress. Never
- * "true": trusting every `X-Forwarded-For` would let anyone pick their rate-limit key.
+ * `TRUST_PROXY`: the addresses or ranges of the proxies in front (`@fastify/proxy-addr`'s
+ * entries and names). Never "true", and never a hop count: with either, a client that reaches
+ * the pod past the proxy picks its own address with `X-Forwarded-For`, and with it its
+ * rate-limit key (docs/decisions/trust-proxy-by-address.md).
  */
-const trustProxy = z
-  .string()
-  .transform((value, context) =>
-    /^\s*\d+\s*$/.test(value) ? Number(value) : addresses(value, context),
-  )
+const trustProxy = z.string().transform((value, context) => {
+  if (/^\s*\d+\s*$/.test(value)) {
+    context.addIssue({
+      code: 'custom',
+      message:
+        "a hop count lets a client that reaches the server directly choose its own address by sending X-Forwarded-For: list the proxy's addresses or ranges instead, e.g. 10.0.0.0/8 for an ingress controller in a pod network of that range, or loopback for a proxy on this machine",
+    })
+    return z.NEVER
+  }
+  return addresses(value, context)
+})
 
 /** A signing key as ops write it: at least 32 characters (`openssl rand -base64 32`). */
 const secretKey = z

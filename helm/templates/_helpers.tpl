@@ -152,12 +152,46 @@ Image reference of the chart's Redis: repository:tag, or repository:tag@digest.
 {{- end }}
 
 {{/*
-REDIS_URL of the chart's Redis. With a password, $(REDIS_PASSWORD) is expanded by the kubelet
-from the env variable defined before it.
+Name of the Secret holding the chart's Redis password (key REDIS_PASSWORD): redis.auth.existingSecret,
+or the one the chart makes (templates/redis-secret.yaml).
+*/}}
+{{- define "modernization-partners-web.redisAuthSecretName" -}}
+{{- .Values.redis.auth.existingSecret | default (printf "%s-auth" (include "modernization-partners-web.redisFullname" .)) }}
+{{- end }}
+
+{{/*
+The chart's Redis password as the chart makes it: kept from the Secret of the last release
+(`lookup`; a new one would lock the running pods out), else made now, once per render (every
+template that asks gets the same). Empty with redis.auth.existingSecret, which the chart cannot
+read.
+*/}}
+{{- define "modernization-partners-web.redisPassword" -}}
+{{- if and .Values.redis.enabled (not .Values.redis.auth.existingSecret) }}
+{{- $memo := .Values.redis.auth }}
+{{- if not (hasKey $memo "_renderedPassword") }}
+{{- $existing := lookup "v1" "Secret" .Release.Namespace (include "modernization-partners-web.redisAuthSecretName" .) | default dict }}
+{{- $kept := get ($existing.data | default dict) "REDIS_PASSWORD" | default "" | b64dec }}
+{{- $_ := set $memo "_renderedPassword" ($kept | default (randAlphaNum 48)) }}
+{{- end }}
+{{- get $memo "_renderedPassword" }}
+{{- end }}
+{{- end }}
+
+{{/*
+A checksum that changes when the chart's Redis password does, for the pod templates of Redis
+and the website (both read it at start): a new password restarts both, never one alone. With
+redis.auth.existingSecret, of its name only (restart both by hand after changing it).
+*/}}
+{{- define "modernization-partners-web.redisAuthChecksum" -}}
+{{- printf "%s/%s" (include "modernization-partners-web.redisAuthSecretName" .) (include "modernization-partners-web.redisPassword" .) | sha256sum }}
+{{- end }}
+
+{{/*
+REDIS_URL of the chart's Redis; $(REDIS_PASSWORD) is expanded by the kubelet from the env
+variable defined before it.
 */}}
 {{- define "modernization-partners-web.redisUrl" -}}
-{{- $auth := ternary ":$(REDIS_PASSWORD)@" "" (ne .Values.redis.auth.existingSecret "") }}
-{{- printf "redis://%s%s:6379" $auth (include "modernization-partners-web.redisFullname" .) }}
+{{- printf "redis://:$(REDIS_PASSWORD)@%s:6379" (include "modernization-partners-web.redisFullname" .) }}
 {{- end }}
 
 {{/*
@@ -250,9 +284,21 @@ Checks across values that the JSON schema cannot express. Fails the render with 
 {{- if and (eq .Values.updateStrategy.type "RollingUpdate") (has (toString $rolling.maxSurge) (list "0" "0%")) (has (toString $rolling.maxUnavailable) (list "0" "0%")) }}
 {{- fail "updateStrategy.rollingUpdate: maxSurge and maxUnavailable cannot both be 0 (a rollout could then never replace a pod); keep maxSurge: 1" }}
 {{- end }}
+{{- /* Client addresses: the proxies in front by address, never a hop count (the app refuses
+  one too): with a count, a client that reaches a pod past the proxy picks its own address
+  with X-Forwarded-For, and with it its rate-limit key. Behind a route or an Ingress without
+  the list, every visitor has the proxy's address and all share one rate limit. */}}
+{{- $trustProxy := kindIs "float64" .Values.config.TRUST_PROXY | ternary (int64 .Values.config.TRUST_PROXY | toString) (toString .Values.config.TRUST_PROXY) | trim }}
+{{- $findRange := "the addresses or range of the proxy pods that forward visitors' requests, e.g. --set config.TRUST_PROXY=10.244.0.0/16 for a pod network of that range (helm/README.md#client-addresses-trust_proxy says where to find it for each controller and Gateway)" }}
+{{- if regexMatch "^[0-9]+$" $trustProxy }}
+{{- fail (printf "config.TRUST_PROXY (%s) is a hop count, which lets a client that reaches a pod directly choose its own address by sending X-Forwarded-For: set %s" $trustProxy $findRange) }}
+{{- end }}
+{{- if and (or .Values.ingress.enabled .Values.httpRoute.enabled) (not $trustProxy) }}
+{{- fail (printf "config.TRUST_PROXY is empty behind %s: every visitor would have the proxy's address and all would share one contact-form rate limit; set %s" (ternary "an Ingress" "an HTTPRoute" .Values.ingress.enabled) $findRange) }}
+{{- end }}
 {{- /* Redis: the app gets REDIS_URL from exactly one place, and several pods need it. */}}
 {{- if and .Values.redis.enabled .Values.secrets.redisUrl }}
-{{- fail "redis.enabled and secrets.redisUrl are both set, but the app takes REDIS_URL from one place only: keep redis.enabled=true for the chart's own Redis, or secrets.redisUrl for an external one" }}
+{{- fail "secrets.redisUrl names an external Redis, but the chart's own is on (redis.enabled, the default) and the app takes REDIS_URL from one place only: set redis.enabled=false to use the external one, or leave secrets.redisUrl empty" }}
 {{- end }}
 {{- if not (include "modernization-partners-web.usesRedis" .) }}
 {{- $why := "each pod would otherwise keep its own outbox on an emptyDir, and a rolling update during an SMTP outage deletes queued messages" }}
@@ -263,6 +309,15 @@ Checks across values that the JSON schema cannot express. Fails the render with 
 {{- if gt (int .Values.replicaCount) 1 }}
 {{- fail (printf "replicaCount %d needs Redis: %s, or use replicaCount 1; %s" (int .Values.replicaCount) $how $why) }}
 {{- end }}
+{{- end }}
+{{- /* Where waiting leads are kept (docs/decisions/state-off-the-pod.md): never on a folder two
+  pods use at once, never on the pod's scratch disk unless the operator says so by name. */}}
+{{- if .Values.persistence.enabled }}
+{{- if or (ne .Values.updateStrategy.type "Recreate") .Values.autoscaling.enabled (gt (int .Values.replicaCount) 1) }}
+{{- fail "persistence.enabled keeps the outbox folder on one volume, which two pods must never use at once (a rolling update or a second replica would send leads twice and cut off each other's writes, and a ReadWriteOnce volume on two nodes hangs the rollout on Multi-Attach): set updateStrategy.type=Recreate and replicaCount=1 (pages are down while a rollout replaces the pod), or keep the chart's Redis (redis.enabled=true, the default) and turn persistence off" }}
+{{- end }}
+{{- else if and (not (include "modernization-partners-web.usesRedis" .)) (not .Values.allowLosingWaitingLeads) }}
+{{- fail "without Redis and without persistence, waiting contact messages live on the pod's emptyDir and are deleted with the pod (a rollout, an eviction, a drain, the emptyDir's sizeLimit): keep the chart's Redis (redis.enabled=true, the default), set secrets.redisUrl, use persistence.enabled=true with updateStrategy.type=Recreate, or accept the loss by name with allowLosingWaitingLeads=true" }}
 {{- end }}
 {{- /* DKIM: domain, selector and a key together, the domain aligned with MAIL_FROM's (as the
   app checks at start, server/config.ts), so a half-configured release fails here, not in a

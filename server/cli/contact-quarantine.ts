@@ -160,7 +160,7 @@ async function release(entryId: string) {
   } else {
     const outbox = new FileOutbox(resolve(config.OUTBOX_DIR))
     await outbox.init()
-    await outbox.put({ ...submission, attempts: 0, nextAttemptAt: 0 })
+    await outbox.put(submission)
   }
   await quarantine.remove(found.id)
   console.log(

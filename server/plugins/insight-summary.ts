@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import fp from 'fastify-plugin'
-import { dueSummary, prometheusQuery, summaryMail } from '../services/insight/index.ts'
+import {
+  dueSummary,
+  INSIGHT_SUMMARY_KIND,
+  prometheusQuery,
+  summaryData,
+} from '../services/insight/index.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,12 +55,18 @@ export const insightSummaryPlugin = fp(
         return 'alreadyQueued'
       }
       try {
-        const mail = await summaryMail(prometheusQuery(prometheus, until), {
+        // The figures, not the mail: the worker writes it when it sends it.
+        const data = await summaryData(prometheusQuery(prometheus, until), {
           until,
           selector: config.INSIGHT_SUMMARY_SELECTOR,
           siteUrl: config.APP_BASE_URL,
         })
-        await app.contact.queueSiteMail({ id, receivedAt: now.toISOString(), mail })
+        await app.contact.queueSiteMail({
+          id,
+          receivedAt: now.toISOString(),
+          kind: INSIGHT_SUMMARY_KIND,
+          data,
+        })
       } catch (error) {
         await app.formTokens.claims.release(key, claim)
         app.log.warn({ err: error, week }, 'insight summary not queued, trying again in an hour')

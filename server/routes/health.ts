@@ -6,9 +6,10 @@ const Status = <S extends string>(status: S) => z.object({ status: z.literal(sta
 
 /**
  * Probes for Kubernetes: liveness has no dependencies and answers even while the process is
- * overloaded; readiness turns false on shutdown, while the process is overloaded (the
- * Service then sends its traffic to the other replicas) and when the contact outbox cannot be
- * written.
+ * overloaded; readiness turns false on shutdown and while the process is overloaded (the
+ * Service then sends its traffic to the other replicas). Never on the contact store: pages
+ * need none, and a store that cannot be written gets the form a 503 with Retry-After and the
+ * metric `contact_store_writable` 0 (docs/decisions/readiness-serves-pages.md).
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -27,7 +28,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
         response: {
           200: Status('ready'),
           503: z.object({
-            status: z.enum(['shutting-down', 'overloaded', 'outbox-not-writable']),
+            status: z.enum(['shutting-down', 'overloaded']),
           }),
         },
       },
@@ -38,10 +39,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       if (app.isUnderPressure()) {
         reply.header('Retry-After', String(RETRY_AFTER_SECONDS))
         return reply.code(503).send({ status: 'overloaded' })
-      }
-      // A replica that cannot store contact messages must not get visitors.
-      if (!(await app.contact.isReady())) {
-        return reply.code(503).send({ status: 'outbox-not-writable' })
       }
       return { status: 'ready' as const }
     },

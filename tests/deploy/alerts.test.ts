@@ -151,6 +151,16 @@ const CASES: Record<
       ],
     ],
   },
+  WebsiteContactStoreUnwritable: {
+    failing: [{ series: app('contact_store_writable'), values: '1x5 0x20' }],
+    at: '15m',
+    labels: OF_SERVICE,
+    healthy: [
+      [{ series: app('contact_store_writable'), values: '1x25' }],
+      // A moment without room (a probe during a rewrite of the disk) is no alert.
+      [{ series: app('contact_store_writable'), values: '1x5 0x2 1x18' }],
+    ],
+  },
   // Six hours of ordinary spam, then a wave: twenty a minute.
   WebsiteSpamWave: {
     failing: [

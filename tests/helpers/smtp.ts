@@ -13,7 +13,7 @@ export type ReceivedMail = {
  * A real SMTP server on loopback that records what it receives. It can be stopped and started
  * again on the same port to play an outage.
  */
-export async function startSmtpServer(port = 0) {
+export async function startSmtpServer(port = 0, host = '127.0.0.1') {
   const received: ReceivedMail[] = []
   let server: SMTPServer | null = null
   let boundPort = port
@@ -59,7 +59,7 @@ export async function startSmtpServer(port = 0) {
     })
     await new Promise<void>((resolve, reject) => {
       server?.once('error', reject)
-      server?.listen(boundPort, '127.0.0.1', () => resolve())
+      server?.listen(boundPort, host, () => resolve())
     })
     const address = server.server.address()
     if (address && typeof address === 'object') boundPort = address.port
@@ -75,7 +75,7 @@ export async function startSmtpServer(port = 0) {
   return {
     received,
     get url() {
-      return `smtp://127.0.0.1:${boundPort}`
+      return `smtp://${host}:${boundPort}`
     },
     start,
     stop,

@@ -44,6 +44,7 @@ describe('loadConfig', () => {
     ['APP_BASE_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '1'],
     ['TRUST_PROXY', '10.0.0.0/33'],
     ['METRICS_ALLOW', '10.0.0.0/8, 300.1.1.1'],
     ['METRICS_ALLOW', 'fd00::/200'],
@@ -146,12 +147,15 @@ describe('loadConfig', () => {
     )
   })
 
-  it('reads TRUST_PROXY as a hop count or an address list', () => {
-    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2)
+  it('reads TRUST_PROXY as an address list, and refuses a hop count saying what to set', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8' }).TRUST_PROXY).toEqual([
       '10.0.0.0/8',
       'fd00::/8',
     ])
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual(['loopback'])
+    expect(() => loadConfig({ TRUST_PROXY: ' 2 ' })).toThrow(
+      /TRUST_PROXY.*a hop count lets a client .* choose its own address .* list the proxy's addresses or ranges instead/,
+    )
   })
 })
 

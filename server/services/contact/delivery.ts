@@ -1,8 +1,10 @@
-import type { OutboxEntry, FileOutbox, OutboxItem } from './outbox.ts'
+import type { FileOutbox, OutboxItem } from './outbox.ts'
+import type { SendResult } from './sender.ts'
 
 export type DeliveryLog = {
   info: (details: object, message: string) => void
   warn: (details: object, message: string) => void
+  error: (details: object, message: string) => void
 }
 
 /** Told of each delivery and failed attempt, with what was (or was not) delivered. */
@@ -14,7 +16,7 @@ export type DeliveryCounters = {
 export type DeliveryWorkerOptions = {
   outbox: FileOutbox
   /** Hands one message to the SMTP server; resolves once the server accepted it. */
-  send: (entry: OutboxEntry) => Promise<void>
+  send: (item: OutboxItem) => Promise<SendResult>
   log: DeliveryLog
   counters: DeliveryCounters
   /** How often the outbox is looked at when nothing new arrives. */
@@ -25,6 +27,24 @@ export type DeliveryWorkerOptions = {
 }
 
 const MAX_RETRY_MS = 30 * 60_000
+/** While the relay is down, the longest wait before it is tried again. */
+const MAX_RELAY_PROBE_MS = 60_000
+
+/**
+ * Did a send fail for the relay as a whole (unreachable, refusing the connection, the sender,
+ * the recipient or the login, timing out) rather than for this message? Only a refusal of the
+ * message's content after DATA (nodemailer's `EMESSAGE`: too large, taken for spam) is the
+ * message's own: the others would fail for every message alike, so none is tried until the
+ * relay is tried again.
+ */
+export function isRelayFailure(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code !== 'EMESSAGE'
+}
+
+/** When to try a relay again that failed `failures` times in a row: 5 s, 10 s, … 1 minute. */
+export function relayProbeDelay(failures: number, firstRetryMs = 5_000): number {
+  return Math.min(MAX_RELAY_PROBE_MS, retryDelay(failures, firstRetryMs))
+}
 
 /** Exponential backoff with jitter: 5 s, 10 s, 20 s … at most 30 minutes. */
 export function retryDelay(attempts: number, firstRetryMs = 5_000, random = Math.random): number {
@@ -34,8 +54,10 @@ export function retryDelay(attempts: number, firstRetryMs = 5_000, random = Math
 
 /**
  * Delivers what the outbox holds, oldest first; a message leaves the outbox only after the
- * SMTP server accepted it. A failure schedules a retry in the message's own file, so restarts
- * keep the schedule. One pass at a time; `stop` waits for the pass in progress.
+ * SMTP server accepted it. A failure schedules a retry in the message's file name, so restarts
+ * keep the schedule; a failure of the relay (`isRelayFailure`) also ends the pass: while the
+ * relay is down each pass tries one message, not every one. A pass reads only the messages
+ * that are due, one at a time. One pass at a time; `stop` waits for the pass in progress.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions) {
   const { outbox, send, log, counters, pollMs = 30_000, firstRetryMs, now = Date.now } = options
@@ -43,32 +65,37 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
   let isStopped = false
   let isKicked = false
   let timer: NodeJS.Timeout | undefined
+  /** When the last pass ended at a failure (0: it did not): the relay is taken to be down. */
+  let failedAt = 0
 
   async function pass() {
-    for (const entry of await outbox.list()) {
+    failedAt = 0
+    const due = (await outbox.slots()).filter((slot) => slot.nextAttemptAt <= now())
+    for (const slot of due) {
       if (isStopped) return
-      if (entry.nextAttemptAt > now()) continue
+      const item = await outbox.read(slot)
+      if (!item) continue // purged or erased meanwhile, or unreadable: left to the sweep
+      let result: SendResult
       try {
-        await send(entry)
-        await outbox.remove(entry.id)
-        counters.delivered(entry)
-        log.info({ messageId: entry.id, attempts: entry.attempts + 1 }, 'contact message delivered')
+        result = await send(item)
       } catch (error) {
-        const attempts = entry.attempts + 1
+        const attempts = slot.attempts + 1
         const reason = error instanceof Error ? error.message : String(error)
         // Purged or erased while it was being sent: it stays gone.
-        await outbox.update({
-          ...entry,
-          attempts,
-          nextAttemptAt: now() + retryDelay(attempts, firstRetryMs),
-          lastError: reason.slice(0, 200),
-        })
-        counters.failed(entry)
+        await outbox.reschedule(slot, attempts, now() + retryDelay(attempts, firstRetryMs))
+        counters.failed(item)
         log.warn(
-          { messageId: entry.id, attempts, reason },
+          { messageId: slot.id, attempts, reason },
           'contact message delivery failed, will retry',
         )
+        if (!isRelayFailure(error)) continue
+        failedAt = now()
+        return
       }
+      await outbox.remove(slot)
+      if (result === 'discarded') continue // logged by the sender
+      counters.delivered(item)
+      log.info({ messageId: slot.id, attempts: slot.attempts + 1 }, 'contact message delivered')
     }
   }
 
@@ -96,8 +123,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
 
   run()
   return {
-    /** Look at the outbox now (a message was just accepted). */
-    kick: run,
+    /**
+     * Look at the outbox now (a message was just accepted), unless the last pass found the
+     * relay down: then the next pass comes when it is due, and a flood of accepted messages
+     * does not list the folder once each.
+     */
+    kick() {
+      if (failedAt > 0 && now() - failedAt < pollMs) return
+      run()
+    },
     async stop() {
       isStopped = true
       clearTimeout(timer)

@@ -4,7 +4,7 @@ import type { SendMailOptions } from 'nodemailer'
 import { CONTACT_FIELDS, type ContactField } from '#shared/contact-fields.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
 import { senderDomain } from './mail-address.ts'
-import type { ContactSubmission, SiteMail } from './outbox.ts'
+import type { ContactSubmission } from './outbox.ts'
 import { MAX_LINKS, REPEAT_WINDOW_MS, type SuspectReason } from '../spam/index.ts'
 
 export type MailSettings = { from: string; to: string | { name: string; address: string } }
@@ -171,19 +171,22 @@ export function contactMail(
   }
 }
 
+/** A mail of the site's own as its writer wrote it: subject, text and an HTML document. */
+export type WrittenMail = { subject: string; text: string; html: string }
+
 /**
  * A mail of the site's own (the weekly insight summary) as it is sent: to `MAIL_TO`, with a
  * `Message-ID` made from its outbox id, which is the same for every sending of one week's
- * summary. An item queued by an earlier version has no HTML part and goes as text only.
+ * summary.
  */
-export function siteMail(item: SiteMail, settings: MailSettings): SendMailOptions {
-  const { subject, text, html } = item.mail
+export function siteMail(id: string, mail: WrittenMail, settings: MailSettings): SendMailOptions {
+  const { subject, text, html } = mail
   return {
     from: settings.from,
     to: settings.to,
     subject,
     text,
-    ...(html === undefined ? {} : { html }),
-    messageId: messageId(item.id, settings),
+    html,
+    messageId: messageId(id, settings),
   }
 }

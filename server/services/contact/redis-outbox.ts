@@ -1,7 +1,14 @@
-import { Queue, Worker, type Job, type JobType, type JobsOptions } from 'bullmq'
+import { Queue, Worker, type Job, type JobsOptions } from 'bullmq'
 import { Redis, type RedisOptions } from 'ioredis'
 import { isContactSubmission, senderKey, type OutboxItem, type RemovedEntry } from './outbox.ts'
-import { retryDelay, type DeliveryCounters, type DeliveryLog } from './delivery.ts'
+import {
+  isRelayFailure,
+  relayProbeDelay,
+  retryDelay,
+  type DeliveryCounters,
+  type DeliveryLog,
+} from './delivery.ts'
+import type { SendResult } from './sender.ts'
 import { withinTime } from '../../lib/within-time.ts'
 
 export const QUEUE_NAME = 'contact'
@@ -12,8 +19,8 @@ export const DISK_REWRITE_RESULTS = ['rewritten', 'no-aof', 'failed'] as const
 export type RedisOutboxOptions = {
   url: string
   /** Hands one message to the SMTP server; resolves once the server accepted it. */
-  send?: (item: OutboxItem) => Promise<void>
-  log: DeliveryLog & { error: (details: object, message: string) => void }
+  send?: (item: OutboxItem) => Promise<SendResult>
+  log: DeliveryLog
   counters: DeliveryCounters
   /** The first retry's delay; each further failure doubles it, up to 30 minutes. */
   firstRetryMs?: number
@@ -42,25 +49,47 @@ const KEEP_COMPLETED_SECONDS = 14 * 24 * 3600
 /** What stays of a delivered message: its id and timestamps, no personal data. */
 type DeliveredRecord = { id: string; receivedAt: string; deliveredAt: string }
 
+/**
+ * Longer data than a `DeliveredRecord` ever is (its id and two ISO times: about 110
+ * characters): a job whose data is longer still carries a message.
+ */
+const DELIVERED_RECORD_MAX_LENGTH = 200
+
+/** A job's id: a UUID (the submission's, or one made from a week for the site's summary). */
+const JOB_ID_GLOB = '????????-????-????-????-????????????'
+
+/**
+ * Per job of KEYS (ARGV[1]: the completed set, ARGV[i + 1]: the i-th job's id): its
+ * `timestamp` ('' when gone), the length of its data, and its score in the completed set (''
+ * when not completed). Strings and numbers only: a Lua nil would cut the reply short.
+ */
+const JOB_FIELDS_SCRIPT = `
+local reply = {}
+for i, key in ipairs(KEYS) do
+  reply[#reply + 1] = redis.call('HGET', key, 'timestamp') or ''
+  reply[#reply + 1] = redis.call('HSTRLEN', key, 'data')
+  reply[#reply + 1] = redis.call('ZSCORE', ARGV[1], ARGV[i + 1]) or ''
+end
+return reply`
+
+/** What the worker made of a job. */
+type WorkerResult = SendResult | 'delivered before'
+
+/** What `#jobPages` tells of a job, read without its data. */
+type JobSummary = { id: string; timestamp: number; dataLength: number; isCompleted: boolean }
+
 /** A job's data: the message (or the site's own mail) until it is delivered, then its record. */
 export type QueuedMessage = OutboxItem | DeliveredRecord
 
+/**
+ * Is the job's data still an item to send (anything but a delivered one's record)? What it
+ * holds is read again as data when the mail is written (`storedItem`).
+ */
 function isUndelivered(data: QueuedMessage | undefined): data is OutboxItem {
-  return (
-    typeof data === 'object' &&
-    (('message' in data && typeof data.message === 'object') ||
-      ('mail' in data && typeof data.mail === 'object'))
-  )
+  // Typed as what was put there; read as what Redis may hold.
+  const value: unknown = data
+  return typeof value === 'object' && value !== null && !('deliveredAt' in value)
 }
-
-/** Every state a job that was not delivered yet can be in. */
-const UNDELIVERED_STATES = [
-  'waiting',
-  'delayed',
-  'failed',
-  'prioritized',
-  'waiting-children',
-] as const satisfies readonly JobType[]
 
 /**
  * The connection a web request waits on: no offline queue and one-second commands, so with
@@ -84,7 +113,7 @@ export function failFastRedis(url: string, extra: RedisOptions = {}): Redis {
  */
 export class RedisOutbox {
   readonly queue: Queue<QueuedMessage>
-  readonly #worker: Worker<QueuedMessage> | null
+  readonly #worker: Worker<QueuedMessage, WorkerResult> | null
   readonly #connections: Redis[] = []
   /** The connection the queue writes on (commands to Redis itself go here too). */
   readonly #producer: Redis
@@ -96,6 +125,8 @@ export class RedisOutbox {
   readonly #log: DeliveryLog
   /** Deliveries in progress in this process. */
   #active = 0
+  /** Failures of the relay in a row, as this process saw them. */
+  #relayFailures = 0
 
   constructor(options: RedisOutboxOptions) {
     const { url, send, log, counters, firstRetryMs, lockMs = 10_000 } = options
@@ -116,13 +147,32 @@ export class RedisOutbox {
     // Workers block on Redis and must retry for ever (BullMQ requires `null` here).
     const consumer = new Redis(url, { maxRetriesPerRequest: null, connectTimeout: 2_000 })
     this.#connections.push(consumer)
-    this.#worker = new Worker<QueuedMessage>(
+    this.#worker = new Worker<QueuedMessage, WorkerResult>(
       QUEUE_NAME,
-      async (job: Job<QueuedMessage>) => {
-        if (!isUndelivered(job.data)) return // delivered before (a record only)
+      async (job: Job<QueuedMessage>): Promise<WorkerResult> => {
+        if (!isUndelivered(job.data)) return 'delivered before' // a record only
         this.#active++
         try {
-          await send(job.data)
+          const result = await send(job.data)
+          this.#relayFailures = 0
+          return result
+        } catch (error) {
+          if (!isRelayFailure(error)) throw error // this message's own: its job retries
+          // The relay is down: no job of any replica is tried until it is tried again (this
+          // one goes back to waiting, its attempts unchanged), instead of every waiting job
+          // failing on its own schedule (docs/decisions/outbox-listed-by-name.md).
+          this.#relayFailures++
+          counters.failed(job.data)
+          log.warn(
+            {
+              messageId: job.id,
+              relayFailures: this.#relayFailures,
+              reason: error instanceof Error ? error.message : String(error),
+            },
+            'contact message delivery failed: the mail server is not reachable, will retry',
+          )
+          await this.queue.rateLimit(relayProbeDelay(this.#relayFailures, firstRetryMs))
+          throw Worker.RateLimitError()
         } finally {
           this.#active--
         }
@@ -136,15 +186,21 @@ export class RedisOutbox {
         stalledInterval: Math.max(1_000, Math.round(lockMs / 2)),
         // BullMQ's default (1) fails a job interrupted twice, whatever its attempts.
         maxStalledCount: 1_000,
+        // Needed for the manual rate limit while the relay is down (BullMQ reads its `max`);
+        // far above what a site sends, so it never holds a delivery back otherwise.
+        limiter: { max: 1_000, duration: 1_000 },
         settings: {
           backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, firstRetryMs),
         },
         autorun: true,
       },
     )
-    this.#worker.on('completed', (job) => {
-      if (isUndelivered(job.data)) counters.delivered(job.data)
-      log.info({ messageId: job.id, attempts: job.attemptsMade }, 'contact message delivered')
+    this.#worker.on('completed', (job, result) => {
+      // Discarded (logged by the sender): its data goes like a delivered one's.
+      if (result === 'sent') {
+        if (isUndelivered(job.data)) counters.delivered(job.data)
+        log.info({ messageId: job.id, attempts: job.attemptsMade }, 'contact message delivered')
+      }
       void this.#forget(job)
     })
     this.#worker.on('failed', (job, error) => {
@@ -159,8 +215,12 @@ export class RedisOutbox {
 
   /** Resolves once Redis acknowledged the job; an id already known is not added again. */
   async put(submission: OutboxItem): Promise<void> {
+    const received = Date.parse(submission.receivedAt)
     const options: JobsOptions = {
       jobId: submission.id,
+      // When it came in, not when it was queued (a message moved from the folder came in
+      // before): the metrics and the retention sweep read this field, not the message.
+      ...(Number.isFinite(received) ? { timestamp: received } : {}),
       attempts: ATTEMPTS,
       backoff: { type: 'custom' },
       removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
@@ -196,20 +256,77 @@ export class RedisOutbox {
   }
 
   /**
+   * Every job of the queue, a page at a time: its id, when its message came in (the job's
+   * `timestamp`), whether it was delivered and how long its data is, without its data. Redis's
+   * SCAN returns every key that exists for the whole scan, whatever state its job moves
+   * through meanwhile (a list or a sorted set read by ranges could skip one that moved).
+   */
+  async *#jobPages(): AsyncGenerator<JobSummary[]> {
+    // Once the connection is up (the fail-fast connection refuses commands before).
+    await this.queue.waitUntilReady()
+    const client = this.#producer
+    const prefix = this.queue.toKey('')
+    const completed = this.queue.toKey('completed')
+    let cursor = '0'
+    do {
+      const [next, keys] = await client.scan(
+        cursor,
+        'MATCH',
+        `${prefix}${JOB_ID_GLOB}`,
+        'COUNT',
+        1000,
+      )
+      cursor = next
+      if (keys.length === 0) continue
+      // One script per page, not three commands per job: Redis reads the fields in well
+      // under a millisecond, where a pipeline of 3,000 commands costs ioredis most of a second.
+      const fields = (await client.eval(
+        JOB_FIELDS_SCRIPT,
+        keys.length,
+        ...keys,
+        completed,
+        ...keys.map((key) => key.slice(prefix.length)),
+      )) as (string | number)[]
+      const page: JobSummary[] = []
+      keys.forEach((key, index) => {
+        const [timestamp, length, score] = fields.slice(3 * index, 3 * index + 3)
+        if (timestamp === '' || timestamp === undefined) return // removed meanwhile
+        page.push({
+          id: key.slice(prefix.length),
+          timestamp: Number(timestamp),
+          dataLength: Number(length),
+          isCompleted: score !== '',
+        })
+      })
+      yield page
+    } while (cursor !== '0')
+  }
+
+  /**
    * Retention (docs/contact.md#retention-and-erasure): removes every undelivered message received
    * before `cutoff` (epoch ms), and reduces delivered jobs that still carry their message to their
-   * record. A job being delivered right now is left to the next sweep.
+   * record. Reads only the jobs it changes, one at a time. A job being delivered right now is
+   * left to the next sweep.
    */
   async purgeReceivedBefore(cutoff: number): Promise<RemovedEntry[]> {
-    for (const job of await this.queue.getJobs(['completed'])) await this.#forget(job)
     const removed: RemovedEntry[] = []
-    for (const job of await this.queue.getJobs([...UNDELIVERED_STATES])) {
-      if (!job.id || !isUndelivered(job.data)) continue
-      const received = Date.parse(job.data.receivedAt)
-      const age = Number.isFinite(received) ? received : job.timestamp
-      if (age >= cutoff) continue
-      if ((await this.queue.remove(job.id)) === 1) {
-        removed.push({ id: job.id, receivedAt: job.data.receivedAt, attempts: job.attemptsMade })
+    for await (const page of this.#jobPages()) {
+      for (const summary of page) {
+        if (summary.isCompleted) {
+          if (summary.dataLength > DELIVERED_RECORD_MAX_LENGTH) {
+            const job = await this.queue.getJob(summary.id)
+            if (job) await this.#forget(job)
+          }
+          continue
+        }
+        if (!(summary.timestamp < cutoff)) continue
+        const job = await this.queue.getJob(summary.id)
+        if (!job?.id || !isUndelivered(job.data)) continue
+        const received = Date.parse(job.data.receivedAt)
+        if ((Number.isFinite(received) ? received : job.timestamp) >= cutoff) continue
+        if ((await this.queue.remove(job.id)) === 1) {
+          removed.push({ id: job.id, receivedAt: job.data.receivedAt, attempts: job.attemptsMade })
+        }
       }
     }
     return removed
@@ -217,35 +334,40 @@ export class RedisOutbox {
 
   /**
    * Erasure on request (GDPR Art. 17): removes every message from `email` that is still
-   * stored, whatever its state. `busy` counts those being delivered at this moment (Redis
-   * refuses to remove a locked job); they are reduced to their record once delivered.
+   * stored, whatever its state, reading one job at a time. `busy` counts those being
+   * delivered at this moment (Redis refuses to remove a locked job); they are reduced to their
+   * record once delivered.
    */
   async eraseSender(email: string): Promise<{ erased: number; busy: number }> {
     const key = senderKey(email)
     let erased = 0
     let busy = 0
-    const jobs = await this.queue.getJobs([...UNDELIVERED_STATES, 'active', 'completed'])
-    for (const job of jobs) {
-      const data = job.data
-      if (!job.id || !isUndelivered(data) || !isContactSubmission(data)) continue
-      if (senderKey(data.message.email) !== key) continue
-      if ((await this.queue.remove(job.id)) === 1) erased++
-      else busy++
+    for await (const page of this.#jobPages()) {
+      for (const summary of page) {
+        if (summary.dataLength <= DELIVERED_RECORD_MAX_LENGTH) continue // a record: no address
+        const job = await this.queue.getJob(summary.id)
+        const data = job?.data
+        if (!job?.id || !isUndelivered(data) || !isContactSubmission(data)) continue
+        if (senderKey(data.message.email) !== key) continue
+        if ((await this.queue.remove(job.id)) === 1) erased++
+        else busy++
+      }
     }
     return { erased, busy }
   }
 
   /**
    * When the longest-waiting undelivered message came in (epoch ms), or null when none waits:
-   * being delivered, waiting, waiting for a retry or set aside for the operator.
+   * being delivered, waiting, waiting for a retry or set aside for the operator. Read from the
+   * jobs' timestamps, never their data.
    */
   async oldestReceivedAt(): Promise<number | null> {
     let oldest: number | null = null
-    for (const job of await this.queue.getJobs([...UNDELIVERED_STATES, 'active'])) {
-      if (!isUndelivered(job.data)) continue
-      const received = Date.parse(job.data.receivedAt)
-      const time = Number.isFinite(received) ? received : job.timestamp
-      if (oldest === null || time < oldest) oldest = time
+    for await (const page of this.#jobPages()) {
+      for (const { timestamp, isCompleted } of page) {
+        if (isCompleted || !Number.isFinite(timestamp)) continue
+        if (oldest === null || timestamp < oldest) oldest = timestamp
+      }
     }
     return oldest
   }

@@ -10,5 +10,5 @@
 
 export { allLeads, allPageViews, leadOf, pageView, type Lead, type PageView } from './insight.ts'
 export { formatFigures, insightFigures, prometheusQuery } from './insight-report.ts'
-export { dueSummary, summaryMail } from './insight-summary.ts'
+export { dueSummary, INSIGHT_SUMMARY_KIND, summaryData, summaryMailOf } from './insight-summary.ts'
 export { SELECTOR } from './label-selector.ts'

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { TOKENS_PER_MESSAGE } from '#server/routes/contact.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
+import { fullDisk } from '#tests/helpers/full-disk.ts'
 import { withToken } from '#tests/helpers/form-token.ts'
 import { sampleIn } from '#tests/helpers/metrics.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
@@ -559,12 +560,48 @@ describe('outage', { timeout: 60_000 }, () => {
     expect(await gauge('contact_oldest_undelivered_age_seconds')).toBeGreaterThan(0.2)
   })
 
-  it('answers 503 and stores nothing when the outbox cannot be written; readiness says so', async () => {
+  it('answers 503 with Retry-After when the outbox cannot be written, and keeps the pages in service', async () => {
     app = await freshApp({ OUTBOX_DIR: '/dev/null/outbox' })
     const response = await post(VALID)
     expect(response.statusCode).toBe(503)
+    expect(response.headers['retry-after']).toBe('60')
     expect(response.json()).toEqual({ status: 'error' })
-    const ready = await app.inject({ method: 'GET', url: '/readyz' })
-    expect(ready.statusCode).toBe(503)
+    // A browser without JavaScript gets its form back with what it typed and "try later".
+    const form = await post(new URLSearchParams({ ...VALID, form: 'contact' }).toString())
+    expect(form.statusCode).toBe(503)
+    expect(form.body).toContain(VALID.message)
+    expect(form.body).toContain('Please try again later.')
+    // The site serves its pages, and says on /metrics that leads cannot be stored.
+    expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
+    expect((await app.inject({ method: 'GET', url: '/de/services' })).statusCode).toBe(200)
+    expect(await gauge('contact_store_writable')).toBe(0)
   })
+
+  it.skipIf(!fullDisk.isPossible)(
+    'answers a full disk with the same 503 before anything is accepted, leaving no .tmp files',
+    async () => {
+      const disk = fullDisk.mount()
+      try {
+        app = await freshApp({ OUTBOX_DIR: disk.dir })
+        expect(await gauge('contact_store_writable')).toBe(1)
+        disk.fill()
+        expect(await gauge('contact_store_writable')).toBe(0)
+        const response = await post(VALID)
+        expect(response.statusCode).toBe(503)
+        expect(response.headers['retry-after']).toBe('60')
+        expect(readdirSync(disk.dir).filter((name) => name.endsWith('.tmp'))).toEqual([])
+        expect(await app.contact.outbox.size()).toBe(0)
+        expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200)
+        // Room again: the same message is accepted and delivered.
+        disk.free()
+        expect((await post(VALID)).statusCode).toBe(202)
+        await eventually(() =>
+          smtp.received.some((mail) => mail.mail.text?.includes(VALID.message)),
+        )
+      } finally {
+        await app.close()
+        disk.unmount()
+      }
+    },
+  )
 })

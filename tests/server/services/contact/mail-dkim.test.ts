@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { INSIGHT_SUMMARY_KIND, summaryData } from '#server/services/insight/index.ts'
 import { buildTestApp, serverErrors } from '#tests/helpers/build-test-app.ts'
 import {
   dkimKeyPair,
@@ -166,15 +167,16 @@ describe.skipIf(!HAS_PYTHON_DKIM)('DKIM-signed mails', () => {
     expect(result.isValid, result.log).toBe(true)
     expect(signatureTags(mail.raw).d).toBe(domain)
 
-    // A mail of the site's own, queued as the weekly summary is queued.
+    // A mail of the site's own, queued as the weekly summary is queued: its figures.
     await signed.contact.queueSiteMail({
       id: '3e0b6a2c-9d4f-4c1a-8f5e-7b2d1c0a9e84',
       receivedAt: new Date().toISOString(),
-      mail: {
-        subject: 'Website insight: the week to 29 November 2026',
-        text: 'Views: 1,234 (+12% on the 7 days before)',
-        html: '<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Website insight</title></head><body><pre>Views: 1,234 (+12% on the 7 days before)</pre></body></html>\n',
-      },
+      kind: INSIGHT_SUMMARY_KIND,
+      data: await summaryData(async () => [], {
+        until: new Date('2026-11-30T00:00:00Z'),
+        selector: '',
+        siteUrl: 'https://www.modernwerk.example',
+      }),
     })
     await eventually(() => smtp.received.length === 2)
     const summary = smtp.received[1]
