@@ -6,11 +6,12 @@ import type { KnipConfig } from 'knip'
 const config: KnipConfig = {
   entry: [
     // Processes started by path, not imported: the bench's baseline server (scripts/bench.ts),
-    // the image check's contact post (tests/deploy/check-image.sh), the SMTP sink inside its
+    // the image check's contact post and fault drill (tests/deploy/check-image.sh), the SMTP sink inside its
     // test container (tests/containers/smtp-sink/Containerfile), the Observatory's installer
     // (.ci/run), the operators' commands (package.json's scripts name them).
     'scripts/bench/baseline-server.ts',
     'tests/deploy/contact-post.ts',
+    'tests/deploy/drill.ts',
     'tests/containers/smtp-sink/sink.mjs',
     'scripts/install-observatory.ts',
     'server/cli/*.ts',
@@ -36,7 +37,8 @@ const config: KnipConfig = {
     'react-router',
   ],
   // System tools, installed by .ci/run from Debian (tests say so and skip when one is missing);
-  // mount and umount for the full-disk tests' tmpfs (tests/helpers/full-disk.ts).
+  // mount and umount for the full-disk tests' tmpfs (tests/helpers/full-disk.ts); podman for the
+  // fault drill (tests/deploy/drill.ts, run by tests/deploy/check-image.sh after engine.sh).
   ignoreBinaries: [
     'taskset',
     'promtool',
@@ -45,6 +47,7 @@ const config: KnipConfig = {
     'openssl',
     'mount',
     'umount',
+    'podman',
   ],
 }
 

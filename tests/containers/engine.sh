@@ -19,6 +19,8 @@ if [[ ! $BASE_NODE_VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ || ! $BASE_DEBIAN_RELEASE
 fi
 BASE_IMAGE=localhost/modernwerk-test/base:$BASE_DEBIAN_RELEASE-node$BASE_NODE_VERSION
 SINK_IMAGE=localhost/modernwerk-test/smtp-sink:1
+# Debian's Valkey for the chart's Redis pod in the fault drill (tests/deploy/drill.ts).
+VALKEY_IMAGE=localhost/modernwerk-test/valkey:1
 mkdir -p "$CONTAINERS_WORK"
 
 # runc and explicit ulimits: these VMs refuse raising rlimits, and crun rejects their cgroups.
@@ -75,6 +77,11 @@ if ! podman image exists "$BASE_IMAGE"; then
   rm -rf "$rootfs" "$CONTAINERS_WORK/base.tar" "$CONTAINERS_WORK/package"
 fi
 
+if ! podman image exists "$VALKEY_IMAGE"; then
+  buildah bud --quiet --isolation chroot --network host --pull=never \
+    --build-arg BASE_IMAGE="$BASE_IMAGE" -t "$VALKEY_IMAGE" "$here/valkey" >/dev/null
+fi
+
 if ! podman image exists "$SINK_IMAGE"; then
   buildah bud --quiet --isolation chroot --network host --pull=never \
     --build-arg BASE_IMAGE="$BASE_IMAGE" -t "$SINK_IMAGE" "$here/smtp-sink" >/dev/null
@@ -117,3 +124,4 @@ export CONTAINERS_RUN=${CONTAINERS_RUN:-$$}
 export TESTCONTAINERS_RYUK_DISABLED=true
 export TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1
 export TEST_SMTP_SINK_IMAGE="$SINK_IMAGE"
+export TEST_VALKEY_IMAGE="$VALKEY_IMAGE"

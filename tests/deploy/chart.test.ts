@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
 import {
   HTTPRoute,
   type IHTTPRoute,
@@ -15,10 +16,12 @@ import { ConfigSchema, loadConfig } from '#server/config.ts'
 import { addressMatcher } from '#server/lib/ip-addresses.ts'
 import { dkimSigning } from '#server/services/contact/dkim.ts'
 import { dkimKeyPair } from '#tests/helpers/dkim.ts'
+import { startFakeKubeApi } from '#tests/helpers/fake-kube-api.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
 import { freePort } from '#tests/helpers/net.ts'
 import { hasRedisServer, REDIS_SERVER } from '#tests/helpers/redis.ts'
 
+const execFileAsync = promisify(execFile)
 const ROOT = join(import.meta.dirname, '..', '..')
 const CHART = join(ROOT, 'helm')
 const VALUE_SETS = [
@@ -565,6 +568,62 @@ describe.skipIf(!binary)('Helm chart', () => {
       // The app starts with what the pod gets, the password put in its place by the kubelet.
       const url = `redis://:${password}@${REDIS}:6379`
       expect(loadConfig({ REDIS_URL: url }).REDIS_URL).toBe(url)
+    })
+
+    it('keeps the Redis password it made at install on every upgrade (lookup of its Secret)', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'modernwerk-lookup-'))
+      const api = await startFakeKubeApi(dir)
+      try {
+        // As `helm upgrade` renders against the cluster: `lookup` reads what is there. Not
+        // spawnSync: the fake API answers from this process's event loop.
+        const upgrade = async () => {
+          const { stdout } = await execFileAsync(binary ?? 'helm', [
+            'template',
+            'site',
+            CHART,
+            '--kube-version',
+            '1.30.0',
+            '--dry-run=server',
+            '--kubeconfig',
+            api.kubeconfig,
+          ])
+          return parseAllDocuments(stdout)
+            .map((document) => document.toJS() as Manifest | null)
+            .filter((manifest): manifest is Manifest => manifest !== null)
+        }
+        const passwordOf = (manifests: Manifest[]) =>
+          (
+            find(manifests, 'Secret', `${REDIS}-auth`) as Manifest & {
+              data: Record<string, string>
+            }
+          ).data.REDIS_PASSWORD
+        const checksumOf = (manifests: Manifest[]) =>
+          (
+            find(manifests, 'Deployment', FULLNAME).spec as {
+              template: { metadata: { annotations: Record<string, string> } }
+            }
+          ).template.metadata.annotations['checksum/redis-auth']
+        const install = await upgrade()
+        const made = passwordOf(install)
+        // The install's Secret is in the cluster now; every upgrade keeps its password, and so
+        // the pods' checksum: nothing restarts for it.
+        api.put({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: `${REDIS}-auth`, namespace: 'default' },
+          data: { REDIS_PASSWORD: made ?? '' },
+        })
+        for (let i = 0; i < 2; i++) {
+          const upgraded = await upgrade()
+          expect(passwordOf(upgraded)).toBe(made)
+          expect(checksumOf(upgraded)).toBe(checksumOf(install))
+        }
+        // Without it (a first install, or a GitOps render that cannot look), a new one.
+        expect(passwordOf(render('defaults'))).not.toBe(made)
+      } finally {
+        await api.stop()
+        rmSync(dir, { recursive: true, force: true })
+      }
     })
 
     it('renders the same twice for a GitOps tool once the password is a Secret of its own', () => {
