@@ -22,12 +22,10 @@ const config: KnipConfig = {
   ignoreDependencies: [
     // Used by path (require.resolve, import.meta.resolve, a string), which knip does not follow:
     // the font files subset and drawn into share pictures (scripts/lib/font-subset.ts,
-    // share-card.ts), the validator's jar (tests/server/routes/pages-w3c.test.ts), the
-    // Kubernetes types by API version (tests/deploy/chart.test.ts), pino's development
-    // transport (server/app.ts).
+    // share-card.ts), the validator's jar (tests/server/routes/pages-w3c.test.ts), pino's
+    // development transport (server/app.ts).
     '@fontsource-variable/inter',
     'vnu-jar',
-    'kubernetes-types',
     'pino-pretty',
     // Not listed on purpose: each must be the copy its parent installs. The page-replay test
     // compares our headers with the defaults of the helmet @fastify/helmet wraps; the Vite

@@ -22,6 +22,7 @@ import {
   QUARANTINE_FOLDER,
   quarantineEntry,
   RedisOutbox,
+  type RemovedEntry,
   RedisQuarantine,
   REJECTION_OUTCOME,
   type SiteMail,
@@ -196,29 +197,41 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     app.addHook('onClose', () => retention.stop())
 
     // The quarantine (docs/contact.md#quarantine): dropped posts kept for an operator to look at.
-    const held = await openQuarantine(app, redis, messages.outbox.dir)
+    // Every store that may hold some is swept, the one in use or not: the folder after a
+    // switch to Redis, and everything once QUARANTINE_DAYS is 0.
+    const { active: held, stores: quarantineStores } = await openQuarantine(
+      app,
+      redis,
+      messages.outbox.dir,
+    )
     quarantine = held
-    let purgeQuarantine: (now?: number) => Promise<number> = async () => 0
-    if (held) {
-      const quarantineRetention = startRetention({
-        days: config.QUARANTINE_DAYS,
-        log: app.log,
-        removed(entries) {
-          app.log.info(
-            { count: entries.length, days: config.QUARANTINE_DAYS },
-            'quarantined contact posts deleted after the quarantine period',
+    const quarantineRetention = startRetention({
+      days: config.QUARANTINE_DAYS,
+      log: app.log,
+      removed(entries) {
+        app.log.info(
+          { count: entries.length, days: config.QUARANTINE_DAYS },
+          'quarantined contact posts deleted after the quarantine period',
+        )
+        counters.quarantineRemoved.inc({ cause: 'expired' }, entries.length)
+      },
+      async purge(cutoff) {
+        const removed: RemovedEntry[] = []
+        for (const store of quarantineStores) {
+          removed.push(
+            ...(await store.purgeReceivedBefore(cutoff).catch((error: unknown) => {
+              // No folder: nothing kept there.
+              if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+              app.log.warn({ err: error }, 'quarantine sweep failed, tried again next hour')
+              return []
+            })),
           )
-          counters.quarantineRemoved.inc({ cause: 'expired' }, entries.length)
-        },
-        purge: (cutoff) =>
-          held.purgeReceivedBefore(cutoff).catch((error: unknown) => {
-            app.log.warn({ err: error }, 'quarantine sweep failed, tried again next hour')
-            return []
-          }),
-      })
-      app.addHook('onClose', () => quarantineRetention.stop())
-      purgeQuarantine = quarantineRetention.run
-    }
+        }
+        return removed
+      },
+    })
+    app.addHook('onClose', () => quarantineRetention.stop())
+    const purgeQuarantine = quarantineRetention.run
 
     app.decorate('contact', {
       outbox: messages.outbox,
@@ -272,22 +285,27 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
 /**
  * The quarantine's store: Redis with several replicas, else a folder in the outbox's; none
  * with `QUARANTINE_DAYS=0`. A folder that cannot be made is logged: drops are then not kept.
+ * `stores` are all that may hold entries and are swept: the one in use, the folder beside a
+ * Redis one (entries kept before `REDIS_URL` was set), and with `QUARANTINE_DAYS=0` whichever
+ * kept entries before.
  */
 async function openQuarantine(
   app: FastifyInstance,
   redis: Redis | null,
   outboxDir: string,
-): Promise<Quarantine | null> {
+): Promise<{ active: Quarantine | null; stores: Quarantine[] }> {
   const { config } = app
-  if (config.QUARANTINE_DAYS === 0) return null
   const limits = {
     maxEntries: config.QUARANTINE_MAX_ENTRIES,
     maxBytes: config.QUARANTINE_MAX_BYTES,
   }
-  if (redis) return new RedisQuarantine(redis, limits)
   const folder = new FileQuarantine(join(outboxDir, QUARANTINE_FOLDER), limits)
+  const shared = redis ? new RedisQuarantine(redis, limits) : null
+  const stores = shared ? [shared, folder] : [folder]
+  if (config.QUARANTINE_DAYS === 0) return { active: null, stores }
+  if (shared) return { active: shared, stores }
   await folder.init().catch((error: unknown) => {
     app.log.error({ err: error, dir: folder.dir }, 'quarantine folder cannot be created')
   })
-  return folder
+  return { active: folder, stores }
 }

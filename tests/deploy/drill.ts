@@ -28,6 +28,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { PodSpec } from 'kubernetes-types/core/v1.js'
 import { parseAllDocuments, stringify } from 'yaml'
 import { freePort } from '#tests/helpers/net.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
@@ -52,25 +53,6 @@ function podman(args: string[]): string {
   return result.stdout.trim()
 }
 
-type EnvVar = {
-  name: string
-  value?: string
-  valueFrom?: { secretKeyRef?: { name: string; key: string; optional?: boolean } }
-}
-type Container = {
-  name: string
-  args?: string[]
-  env?: EnvVar[]
-  ports?: unknown
-  livenessProbe?: unknown
-  readinessProbe?: unknown
-  startupProbe?: unknown
-}
-type PodSpec = {
-  containers: Container[]
-  volumes?: { name: string; persistentVolumeClaim?: { claimName: string } }[]
-  hostAliases?: { ip: string; hostnames: string[] }[]
-}
 type Manifest = {
   apiVersion: string
   kind: string
@@ -120,7 +102,7 @@ function expandVariables(spec: PodSpec, secrets: Map<string, Record<string, stri
     const known = new Map<string, string>()
     for (const variable of container.env ?? []) {
       const ref = variable.valueFrom?.secretKeyRef
-      const encoded = ref ? secrets.get(ref.name)?.[ref.key] : undefined
+      const encoded = ref?.name ? secrets.get(ref.name)?.[ref.key] : undefined
       if (encoded !== undefined) known.set(variable.name, Buffer.from(encoded, 'base64').toString())
       if (variable.value !== undefined) {
         variable.value = variable.value.replace(
@@ -435,27 +417,20 @@ try {
     ?.persistentVolumeClaim?.claimName
   if (claim) podman(['volume', 'create', claim])
   const recreate = service()
-  const first = `${folderDeployment.metadata.name}-recreate-1`
-  const firstAddress = play(
-    first,
-    folderSpec,
-    folderManifests.filter((m) => m.kind === 'ConfigMap'),
-  )
-  playedPods.push(first)
-  await until(`${first} ready`, () => isReady(firstAddress))
-  recreate.endpoints.push(firstAddress)
+  const startFolderPod = async (round: number) => {
+    const name = `${folderDeployment.metadata.name}-recreate-${round}`
+    const configMaps = folderManifests.filter((manifest) => manifest.kind === 'ConfigMap')
+    const address = play(name, folderSpec, configMaps)
+    playedPods.push(name)
+    await until(`${name} ready`, () => isReady(address))
+    recreate.endpoints.push(address)
+    return { name, address }
+  }
+  const first = await startFolderPod(1)
   await sleep(2_000)
   const stopping = Date.now()
-  await terminate(first, firstAddress, recreate.endpoints, preStop, grace)
-  const second = `${folderDeployment.metadata.name}-recreate-2`
-  const secondAddress = play(
-    second,
-    folderSpec,
-    folderManifests.filter((m) => m.kind === 'ConfigMap'),
-  )
-  playedPods.push(second)
-  await until(`${second} ready`, () => isReady(secondAddress))
-  recreate.endpoints.push(secondAddress)
+  await terminate(first.name, first.address, recreate.endpoints, preStop, grace)
+  await startFolderPod(2)
   const downtime = (Date.now() - stopping) / 1000
   await sleep(2_000)
   await recreate.stop()

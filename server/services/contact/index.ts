@@ -18,7 +18,13 @@ export { DKIM_SELECTOR, DOMAIN_NAME, dkimPrivateKey, dkimSigning, isAlignedDomai
 export { contactMail, htmlDocument, MAIL_NAMESPACES, type WrittenMail } from './mail.ts'
 export { namedRecipient, senderDomain } from './mail-address.ts'
 export { contactMetrics, REJECTION_OUTCOME } from './metrics.ts'
-export { FileOutbox, isContactSubmission, type OutboxItem, type SiteMail } from './outbox.ts'
+export {
+  FileOutbox,
+  isContactSubmission,
+  type OutboxItem,
+  type RemovedEntry,
+  type SiteMail,
+} from './outbox.ts'
 export {
   FileQuarantine,
   QUARANTINE_FOLDER,

@@ -170,6 +170,19 @@ describe('the quarantine, one replica (folder)', () => {
     expect(existsSync(join(dir, QUARANTINE_FOLDER))).toBe(false)
   })
 
+  it('with QUARANTINE_DAYS set to 0 later, deletes what was kept before at the first sweep', async () => {
+    await startApp()
+    expect((await post(await dropped())).json()).toMatchObject({ status: 'accepted' })
+    const folder = join(dir, QUARANTINE_FOLDER)
+    expect(readdirSync(folder)).toHaveLength(1)
+    await app.close()
+    // The same folder, now with nothing to be kept: the policy then says none is kept.
+    app = await buildTestApp({ SMTP_URL: smtp.url, OUTBOX_DIR: dir, QUARANTINE_DAYS: '0' })
+    expect(app.contact.quarantine).toBeNull()
+    expect(await app.contact.purgeQuarantine()).toBe(1)
+    expect(readdirSync(folder)).toEqual([])
+  })
+
   it('holds its bound under a flood, counting what it pushed out; a lead in the middle is delivered', async () => {
     await startApp({ QUARANTINE_MAX_ENTRIES: '10', CONTACT_RATE_MAX: '1000' })
     const flood = await dropped({ ...POLISH, name: 'Bot', email: 'bot@example.com' })
@@ -228,5 +241,26 @@ describe.skipIf(!hasRedisServer())('the quarantine, several replicas (Redis)', (
     expect(await first.contact.quarantine?.list()).toEqual([])
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(smtp.received).toHaveLength(1)
+  })
+
+  it('sweeps the folder a replica kept entries in before REDIS_URL was set', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'modernwerk-quarantine-cli-'))
+    const alone = await buildTestApp({ SMTP_URL: smtp.url, OUTBOX_DIR: dir })
+    await alone.inject({ method: 'POST', url: '/api/contact', payload: await dropped() })
+    await alone.close()
+    const folder = join(dir, QUARANTINE_FOLDER)
+    expect(readdirSync(folder)).toHaveLength(1)
+    const replica = await buildTestApp({
+      SMTP_URL: smtp.url,
+      OUTBOX_DIR: dir,
+      REDIS_URL: redis.url,
+    })
+    apps.push(replica)
+    // Not in the Redis store in use, and swept all the same when its period ends.
+    expect(await replica.contact.quarantine?.list()).toEqual([])
+    expect(await replica.contact.purgeQuarantine(Date.now() + 2 * 86_400_000)).toBe(0)
+    expect(readdirSync(folder)).toHaveLength(1)
+    expect(await replica.contact.purgeQuarantine(Date.now() + 7 * 86_400_000)).toBe(1)
+    expect(readdirSync(folder)).toEqual([])
   })
 })
