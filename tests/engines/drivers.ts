@@ -96,7 +96,10 @@ const CALLS = [
  * good, while a new window of the same browser works. So a call past this deadline, or one that
  * timed out on a page that then fails the liveness probe (`answering`), is a browser that
  * stopped answering; a page that merely did not load in time, in a browser that still answers,
- * fails as such.
+ * fails as such. So does a browser whose page crashed (seen once in CI with WebKitGTK, on a
+ * page it had shown a thousand times: "Could not parse script result", then "session deleted
+ * because of page crash or hang" for every later call): a call the driver failed, followed by
+ * a failed probe, is the same case.
  */
 const CALL_DEADLINE_MS = 30_000
 const PAGE_LIMITS_MS = { pageLoad: 20_000, script: 20_000 }
@@ -158,12 +161,16 @@ function watched(engine: Engine): WatchedEngine {
             `${what} took over ${CALL_DEADLINE_MS / 1000} s`,
           )
         } catch (error) {
-          // Out of time: a slow page, or a browser that stopped answering? The probe tells.
-          const late = error instanceof Error && /took over|time(d )?out/i.test(error.message)
-          if (late && !(await engine.answering())) {
+          // Out of time (a slow page, or a browser that stopped answering?) or failed in the
+          // driver (a script it could not read back, a session it deleted: what a crashed page
+          // gives): the probe tells whether the browser still answers.
+          const message = error instanceof Error ? error.message : ''
+          const late = /took over|time(d )?out/i.test(message)
+          const driverFailed = /^WebDriver |Protocol error|Target closed/.test(message)
+          if ((late || driverFailed) && !(await engine.answering())) {
             stuck = what
             throw new EngineUnresponsive(
-              `${engine.name} did not answer ${what} (${error.message}), nor a script after it`,
+              `${engine.name} did not answer ${what} (${message}), nor a script after it`,
             )
           }
           throw error
