@@ -384,7 +384,7 @@ try {
   log('the mail server is up')
   await until('the lead arrives', () => mails.received.length > 0, 180_000)
   // Long enough for any second copy: a retry, another pod's worker.
-  await sleep(10_000)
+  await sleep(5_000)
   await traffic.stop()
   const ids = mails.received.map((mail) => /^X-Contact-Id: (.+)$/im.exec(mail.raw)?.[1]?.trim())
   log(`leads received: ${mails.received.length} (${ids.join(', ')})`)
@@ -427,12 +427,12 @@ try {
     return { name, address }
   }
   const first = await startFolderPod(1)
-  await sleep(2_000)
+  await sleep(1_000)
   const stopping = Date.now()
   await terminate(first.name, first.address, recreate.endpoints, preStop, grace)
   await startFolderPod(2)
   const downtime = (Date.now() - stopping) / 1000
-  await sleep(2_000)
+  await sleep(1_000)
   await recreate.stop()
   log(
     `Recreate, for comparison (the folder on a volume, one pod): no pod served pages for ${downtime.toFixed(1)} s of the rollout (${preStop} s preStop pause, the stop, the new pod's start)`,

@@ -28,7 +28,7 @@ export type DeliveryWorkerOptions = {
 
 const MAX_RETRY_MS = 30 * 60_000
 /** While the relay is down, the longest wait before it is tried again. */
-const MAX_RELAY_PROBE_MS = 60_000
+const MAX_RELAY_PROBE_MS = 30_000
 
 /**
  * Did a send fail for the relay as a whole (unreachable, refusing the connection, the sender,
@@ -41,7 +41,7 @@ export function isRelayFailure(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code !== 'EMESSAGE'
 }
 
-/** When to try a relay again that failed `failures` times in a row: 5 s, 10 s, … 1 minute. */
+/** When to try a relay again that failed `failures` times in a row: 5 s, 10 s, 20 s, then every 30 s. */
 export function relayProbeDelay(failures: number, firstRetryMs = 5_000): number {
   return Math.min(MAX_RELAY_PROBE_MS, retryDelay(failures, firstRetryMs))
 }
