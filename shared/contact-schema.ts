@@ -98,8 +98,9 @@ function messageSchema(form: ContactFormId | null) {
     locale: z.catch(z.enum(LOCALES), 'en'),
     // The submission's own id: the form makes one per message and keeps it when the same
     // message is sent again, so a repeated request is not a second lead. Optional for API
-    // clients; the server then makes one.
-    id: z.optional(z.string('invalid').check(z.uuid('invalid'))),
+    // clients; the server then makes one. A version 4 UUID, as `crypto.randomUUID()` makes:
+    // the site's own mails have ids of version 8, which no post can take.
+    id: z.optional(z.string('invalid').check(z.uuid({ version: 'v4', error: 'invalid' }))),
   })
 }
 

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { CONTACT_FIELDS } from '#shared/contact-fields.ts'
 import { loadConfig } from '#server/config.ts'
+import { visibleText } from '#server/lib/visible-text.ts'
 import {
   failFastRedis,
   FileOutbox,
@@ -129,18 +130,24 @@ async function entry(entryId: string) {
   return found
 }
 
+/**
+ * One entry whole. What the sender typed is printed with its control, bidirectional and
+ * invisible characters written out (`⟨U+202E⟩`): a terminal would act on them, and the operator
+ * must read what a release would mail.
+ */
 async function show(entryId: string) {
   const found = await entry(entryId)
   console.log(`id:        ${found.id}`)
   console.log(`received:  ${found.receivedAt}`)
   console.log(`reason:    ${found.reason}`)
   console.log(`form:      ${found.form}`)
-  console.log(`language:  ${found.message.locale}`)
+  console.log(`language:  ${visibleText(found.message.locale)}`)
   for (const field of CONTACT_FIELDS) {
     const value = found.message[field.name]
     if (value === undefined) continue
-    if (field.mail === 'body') console.log(`${field.name}:\n${value}`)
-    else console.log(`${`${field.name}:`.padEnd(11)}${value}`)
+    if (field.mail === 'body')
+      console.log(`${field.name}:\n${visibleText(value, { isMultiLine: true })}`)
+    else console.log(`${`${field.name}:`.padEnd(11)}${visibleText(value)}`)
   }
 }
 

@@ -373,12 +373,13 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { id: submissionId, message } = request.body
       // A token is good for one message: the same submission sent again (after an error)
-      // holds the claim it made; any other post with the token is a replay.
+      // holds the claim it made; any other post with the token is a replay, whatever id it
+      // names.
       const claims = request.contactToken
       if (!claims) throw new Error('contact post without a checked token')
       const claim = {
         key: app.formTokens.claimKey(claims, message),
-        value: submissionId ?? randomUUID(),
+        value: app.formTokens.submissionValue(claims, submissionId ?? randomUUID(), message),
       }
       const ttl = app.formTokens.limits.maxAgeMs
       if ((await app.formTokens.claims.claim(claim.key, claim.value, ttl)) !== null) {
@@ -390,7 +391,8 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         return dropAsSpam(request, reply, 'replay', message)
       }
       // Signs of spam in the content mark a message; they never drop what a person wrote. The
-      // same text as another submission's within a day is one of them.
+      // same text as another submission's within a day is one of them: another token or
+      // another id is another submission.
       const text = {
         key: app.formTokens.textKey(repeatableText(message)),
         value: claim.value,

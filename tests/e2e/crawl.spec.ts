@@ -23,9 +23,8 @@ import { crowdedSmallTargets, focusProblems, setTextSpacing } from './wcag-check
 test.use({ reuseContext: true })
 
 // About 13 s a page on an idle machine (both engines in both themes, then its links): a
-// busy one (CI's two cores shared with other jobs) needs more than the 30 s default. Its 48
-// pages are shared by both workers (the spec alone took 3.5 min).
-test.describe.configure({ mode: 'parallel', timeout: 90_000 })
+// busy one (CI's two cores shared with other jobs) needs more than the 30 s default.
+test.describe.configure({ timeout: 90_000 })
 
 /** Links checked once per worker: the header and footer repeat on every page. */
 const checkedLinks = new Map<string, number>()

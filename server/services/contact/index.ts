@@ -24,6 +24,7 @@ export {
   type OutboxItem,
   type RemovedEntry,
   type SiteMail,
+  siteMailId,
 } from './outbox.ts'
 export {
   FileQuarantine,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ContactMessage } from '#shared/contact-schema.ts'
@@ -31,6 +31,18 @@ export type SiteMail = {
   receivedAt: string
   kind: string
   data: unknown
+}
+
+/**
+ * The outbox id of a site mail named `name` (a week's summary, a day's digest): the same on
+ * every replica and after every restart, so a store never holds it twice. A UUID of version 8
+ * (RFC 9562's custom version, made from a SHA-256 of the name), where a visitor's submission id
+ * must be a version 4 UUID (the contact schema): no post can take a site mail's id in advance.
+ */
+export function siteMailId(name: string): string {
+  const hex = createHash('sha256').update(name).digest('hex')
+  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`
 }
 
 /** What the outbox and the Redis queue carry: visitors' messages and the site's own mails. */

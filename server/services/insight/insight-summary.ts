@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto'
 import escapeHtml from 'escape-html'
 import { z } from 'zod'
 import { formatFigures, insightFigures, type Query } from './insight-report.ts'
-import { htmlDocument } from '../contact/index.ts'
+import { htmlDocument, siteMailId } from '../contact/index.ts'
 
 /**
  * The weekly insight summary (docs/insight.md#insight-which-pages-bring-leads): on Mondays from
@@ -21,16 +20,7 @@ export function dueSummary(now: Date): { week: string; until: Date; id: string }
   let monday = midnight - ((now.getUTCDay() + 6) % 7) * DAY_MS
   if (now.getTime() < monday + DUE_HOUR_UTC * 3_600_000) monday -= 7 * DAY_MS
   const week = new Date(monday).toISOString().slice(0, 10)
-  return { week, until: new Date(monday), id: summaryId(week) }
-}
-
-/**
- * The outbox id of a week's summary: the same on every replica and after every restart (a
- * UUID's shape made from a hash of the week), so the Redis queue never holds it twice.
- */
-function summaryId(week: string): string {
-  const hex = createHash('sha256').update(`insight-summary:${week}`).digest('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`
+  return { week, until: new Date(monday), id: siteMailId(`insight-summary:${week}`) }
 }
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' })

@@ -159,6 +159,20 @@ export class FormTokens {
   }
 
   /**
+   * What holds a token's claim (docs/contact.md#spam-defence): the submission, meaning its token,
+   * its id and its whole message, as a keyed checksum. The same submission sent again (after an
+   * error, with the id the form keeps) holds the claim it made; another message with the same
+   * token and id does not, so a client that keeps its id fixed still sends one message per
+   * token. A post without an id gets a new one from the server, so it never matches.
+   */
+  submissionValue(claims: TokenClaims, submissionId: string, message: unknown): string {
+    const secret = (this.#keys.byId(claims.keyId) ?? this.#keys.current).secret
+    return createHmac('sha256', secret)
+      .update(`${claims.nonce}\n${submissionId}\n${JSON.stringify(message)}`)
+      .digest('base64url')
+  }
+
+  /**
    * The claim a message with this token makes (docs/contact.md#spam-defence): a script's token is
    * one visitor's, so the token itself; a page's token is shared by everyone who saw that
    * page, so the token with the message (the same plain post sent twice is one lead).

@@ -91,10 +91,18 @@ export function repeatableText(message: ContactMessage): string {
 /** A person may mention their site and a document; more is what link spam looks like. */
 export const MAX_LINKS = 2
 
-/** A web address as people and bots write it: with a scheme, or starting with `www.`. */
-const LINK = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s<>"'()[\]]+/giu
-/** BBCode and HTML links count as links too (`[url=…]`, `<a href=…>`). */
-const MARKUP_LINK = /\[url[=\]]|<a\s[^>]*href/giu
+/**
+ * A web address as people and bots write it: with a scheme, or starting with `www.`. Linear in
+ * the text's length, as a post's text is the sender's to choose: a scheme is tried only where a
+ * run of scheme characters begins (the lookbehind), so a long run of `a.a.a…` is scanned once,
+ * not once per dot (5,000 characters took 44 ms with `\b` there, 0.1 ms now).
+ */
+const LINK = /(?:(?<![a-z0-9+.-])[a-z][a-z0-9+.-]*:\/\/|\bwww\.)[^\s<>"'()[\]]+/giu
+/**
+ * BBCode and HTML links count as links too (`[url=…]`, `<a href=…>`). A tag ends at the next
+ * `<` as well, so many unclosed `<a ` are each read to the next one only (linear, as above).
+ */
+const MARKUP_LINK = /\[url[=\]]|<a\s[^<>]*href/giu
 
 function linkCount(text: string): number {
   return (text.match(LINK)?.length ?? 0) + (text.match(MARKUP_LINK)?.length ?? 0)

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs'
+import { randomUUID } from 'node:crypto'
+import { existsSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -122,6 +123,38 @@ describe('the quarantine, one replica (folder)', () => {
     expect(again.stdout).toContain('No entry')
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(smtp.received).toHaveLength(1)
+  })
+
+  it('shows control and bidirectional characters written out, as a release would mail them', async () => {
+    await startApp()
+    const message =
+      'Prosimy o ofertę.\rZapłacono \u202Efdp.exe\u202C dziś.\r\nDruga linia\u2028koniec.'
+    await post(await dropped({ ...POLISH, message }))
+    const [entry] = (await app.contact.quarantine?.list()) ?? []
+    if (!entry) throw new Error('nothing was quarantined')
+    const shown = await quarantineCommand(env(), 'show', entry.id)
+    expect(shown.stdout).toContain(
+      'Prosimy o ofertę.⟨U+000D⟩Zapłacono ⟨U+202E⟩fdp.exe⟨U+202C⟩ dziś.\nDruga linia⟨U+2028⟩koniec.',
+    )
+    expect(shown.stdout).not.toMatch(/[\r\u202A-\u202E\u2028]/u)
+  })
+
+  it("releases into the outbox and leaves the running site's writes in progress alone", async () => {
+    await startApp()
+    await post(await dropped())
+    const [entry] = (await app.contact.quarantine?.list()) ?? []
+    if (!entry) throw new Error('nothing was quarantined')
+    // A write of the site's in progress, and one a crash cut off 11 minutes ago.
+    const live = join(dir, `${randomUUID()}.json.${randomUUID()}.tmp`)
+    const stale = join(dir, `${randomUUID()}.json.${randomUUID()}.tmp`)
+    writeFileSync(live, '{"partial":')
+    writeFileSync(stale, '{"partial":')
+    const old = new Date(Date.now() - 11 * 60_000)
+    utimesSync(stale, old, old)
+    expect((await quarantineCommand(env(), 'release', entry.id)).code).toBe(0)
+    expect(existsSync(live)).toBe(true)
+    expect(existsSync(stale)).toBe(false)
+    await eventually(() => smtp.received.length === 1)
   })
 
   it('deletes an entry at once, and refuses what is not a command', async () => {

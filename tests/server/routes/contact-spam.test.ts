@@ -306,6 +306,36 @@ describe('the form token', () => {
     ).toEqual([])
   })
 
+  it('is good for one message even when the client keeps its submission id fixed', async () => {
+    await startApp()
+    const token = personToken('contact', 'en')
+    const proof = await personProof()
+    const id = crypto.randomUUID()
+    for (const ending of ['', ' Second.', ' Third.']) {
+      const response = await post(
+        { ...VALID, message: `${VALID.message}${ending}`, token, proof, id },
+        {},
+      )
+      expect(response.status).toBe(202)
+    }
+    expect(await metric('contact_rejected_total{reason="replay"}')).toBe(2)
+    await eventually(() => smtp.received.length === 1)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.received).toHaveLength(1)
+    expect(await quarantined()).toEqual(['replay', 'replay'])
+  })
+
+  it('of a kept page counts only with a browser that says the post is this site’s: `Sec-Fetch-Site: none` does not', async () => {
+    await startApp()
+    const page = await (await fetch(`${origin}/contact`)).text()
+    const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? ''
+    await new Promise((resolve) => setTimeout(resolve, 3_100))
+    const form = { ...VALID, form: 'contact', token }
+    expect((await post(form, { 'sec-fetch-site': 'none' }, true)).status).toBe(303)
+    expect(await metric('contact_rejected_total{reason="noBrowser"}')).toBe(1)
+    await droppedIntoQuarantine('noBrowser')
+  })
+
   it('of a kept page serves everyone who saw that page, each message once', async () => {
     await startApp()
     const page = await (await fetch(`${origin}/de/contact`)).text()
@@ -511,9 +541,9 @@ describe('messages that look like spam', () => {
 
   it('the same text sent again by another submission is delivered, marked as repeated', async () => {
     await startApp()
-    const first = { ...VALID, id: crypto.randomUUID() }
+    const first = await withToken({ ...VALID, id: crypto.randomUUID() })
     expect((await post(first, {})).status).toBe(202)
-    // The same submission again (the form after an error): no sign.
+    // The same submission again (the form after an error, its token and id): no sign.
     expect((await post(first, {})).status).toBe(202)
     // Another submission, the same text but for case and spacing: repeated.
     const again = { ...VALID, name: 'Grace Hopper', message: `  ${VALID.message.toUpperCase()}  ` }
@@ -523,6 +553,14 @@ describe('messages that look like spam', () => {
     const marked = mails.filter((mail) => mail.subject?.startsWith(text('en', 'mail', 'suspect')))
     expect(marked.map((mail) => mail.replyTo?.value[0]?.name)).toEqual(['Grace Hopper'])
     expect(marked[0]?.text).toContain('within the last 24 hours')
+    expect(await metric('contact_suspect_total{reason="repeated"}')).toBe(1)
+  })
+
+  it('the same text with another token is marked repeated, whatever id the client keeps', async () => {
+    await startApp()
+    const id = crypto.randomUUID()
+    expect((await post({ ...VALID, id }, {})).status).toBe(202)
+    expect((await post({ ...VALID, id, name: 'Grace Hopper' }, {})).status).toBe(202)
     expect(await metric('contact_suspect_total{reason="repeated"}')).toBe(1)
   })
 

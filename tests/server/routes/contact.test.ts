@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify'
 import fc from 'fast-check'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { TOKENS_PER_MESSAGE } from '#server/routes/contact.ts'
+import { dueSummary } from '#server/services/insight/insight-summary.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { fullDisk } from '#tests/helpers/full-disk.ts'
@@ -320,6 +321,24 @@ describe('what could disguise a message', () => {
     expect(mail?.subject).toBe('[Website] Contact request: Invoice overdue')
     expect(mail?.replyTo?.value[0]?.name).toBe('Eve exe.fdp Example')
     expect(mail?.text).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/u)
+  })
+})
+
+describe('ids no post can take', () => {
+  it("refuses a submission id that is not a version 4 UUID, such as the weekly summary's", async () => {
+    app = await freshApp()
+    const summaryId = dueSummary(new Date('2026-11-30T07:00:00Z')).id
+    for (const id of [summaryId, '6f9c1c3e-5c0e-1bb4-9a1e-2c1b7d6f0a11']) {
+      const response = await post({ ...VALID, id })
+      expect(response.statusCode).toBe(400)
+      // No field of the form: the form's own ids are version 4 (`crypto.randomUUID`).
+      expect(response.json()).toEqual({ status: 'invalid', errors: {} })
+    }
+    const accepted = await post({ ...VALID, id: '6f9c1c3e-5c0e-4bb4-9a1e-2c1b7d6f0a11' })
+    expect(accepted.json()).toEqual({
+      status: 'accepted',
+      id: '6f9c1c3e-5c0e-4bb4-9a1e-2c1b7d6f0a11',
+    })
   })
 })
 
