@@ -43,6 +43,7 @@ import { ExpiringRateLimitStore } from './lib/rate-limit-store.ts'
 import {
   FormTokens,
   loadTokenKeys,
+  FileClaimStore,
   MemoryClaimStore,
   ProofOfWork,
   RedisClaimStore,
@@ -89,16 +90,35 @@ export type AppOverrides = {
 
 const ROOT = join(import.meta.dirname, '..')
 
-/** The forms' tokens, claimed once in Redis (several replicas) or in memory (one). */
-function formTokens(app: FastifyInstance, redis: Redis | null, keys: TokenKeys): FormTokens {
+/**
+ * The forms' tokens, claimed once in Redis (several replicas) or, with one, in memory and a
+ * file beside the forms' key, so a restart forgets no claim.
+ */
+async function formTokens(
+  app: FastifyInstance,
+  redis: Redis | null,
+  keys: TokenKeys,
+): Promise<FormTokens> {
   const { config } = app
   let claims
   if (redis) {
     claims = new RedisClaimStore(redis)
   } else {
-    const memory = new MemoryClaimStore()
-    app.addHook('onClose', async () => memory.close())
-    claims = memory
+    // A folder that cannot be written never stops the site (as for the key): claims are then
+    // held in memory only, and the log says that a restart forgets them.
+    const dir = resolve(config.OUTBOX_DIR)
+    const kept = await FileClaimStore.open(dir).catch((error: unknown) => {
+      app.log.error(
+        { err: error, dir },
+        'form-token claims cannot be kept beside the outbox: held in memory, so a restart forgets which tokens were used',
+      )
+      return new MemoryClaimStore()
+    })
+    app.addHook('onClose', async () => {
+      if (kept instanceof FileClaimStore) await kept.flushed()
+      kept.close()
+    })
+    claims = kept
   }
   return new FormTokens(
     keys,
@@ -179,7 +199,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     log: app.log,
   })
   app.addHook('onClose', async () => tokenKeys.stop())
-  app.decorate('formTokens', formTokens(app, redis, tokenKeys.keys))
+  app.decorate('formTokens', await formTokens(app, redis, tokenKeys.keys))
   app.decorate('proofs', new ProofOfWork(tokenKeys.keys, config.CONTACT_TOKEN_MAX_AGE))
   app.decorate('isShuttingDown', false)
   app.decorate('pageCache', new PageCache())

@@ -1,8 +1,10 @@
 import escapeHtml from 'escape-html'
 import type { TFunction } from 'i18next'
 import type { SendMailOptions } from 'nodemailer'
+import { encodeWord } from 'nodemailer/lib/mime-funcs'
 import { CONTACT_FIELDS, type ContactField } from '#shared/contact-fields.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
+import { hasEncodedWord } from '../../lib/encoded-words.ts'
 import { senderDomain } from './mail-address.ts'
 import type { ContactSubmission } from './outbox.ts'
 import { MAX_LINKS, REPEAT_WINDOW_MS, type SuspectReason } from '../spam/index.ts'
@@ -80,6 +82,8 @@ function suspectSign(reason: SuspectReason, t: MailTexts): string {
       return t('suspectSign.onlyLinks')
     case 'linkInName':
       return t('suspectSign.linkInName')
+    case 'encodedWords':
+      return t('suspectSign.encodedWords')
   }
 }
 
@@ -159,11 +163,17 @@ export function contactMail(
       ),
     ].join('\n'),
   })
+  const name = oneLine(message.name)
   return {
     from: settings.from,
     to: settings.to,
-    replyTo: { name: oneLine(message.name), address: message.email },
-    subject,
+    // Text that holds an encoded word must arrive as typed, never as what the word would
+    // decode to (server/lib/encoded-words.ts): the subject is encoded whole (nodemailer passes
+    // an encoded word through as it stands), and such a name is left out of `Reply-To` (which
+    // nodemailer would write in quotes, where some programs decode it all the same); the
+    // mail's rows show it as typed.
+    replyTo: hasEncodedWord(name) ? message.email : { name, address: message.email },
+    subject: hasEncodedWord(subject) ? encodeWord(subject, 'B', 52) : subject,
     text,
     html,
     messageId: messageId(entry.id, settings),

@@ -1,3 +1,5 @@
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Redis } from 'ioredis'
 
 /**
@@ -18,9 +20,12 @@ export interface ClaimStore {
   release(key: string, value: string): Promise<void>
 }
 
+/** A claim as it is held: its value, and when it expires (epoch ms). */
+type Held = { value: string; expiresAt: number }
+
 /** One replica's claims: each forgotten when it expires, swept once a minute. */
 export class MemoryClaimStore implements ClaimStore {
-  readonly #claims = new Map<string, { value: string; expiresAt: number }>()
+  readonly #claims = new Map<string, Held>()
   readonly #sweep: NodeJS.Timeout
   readonly #maxEntries: number
 
@@ -35,18 +40,42 @@ export class MemoryClaimStore implements ClaimStore {
     const now = Date.now()
     const held = this.#claims.get(key)
     if (held && held.expiresAt > now) return held.value === value ? null : held.value
+    this.hold(key, { value, expiresAt: now + ttlMs })
+    this.taken(key, { value, expiresAt: now + ttlMs })
+    return null
+  }
+
+  async release(key: string, value: string): Promise<void> {
+    if (this.forget(key, value)) this.released(key, value)
+  }
+
+  /** Lets go of a claim while it holds `value`; whether it did. */
+  protected forget(key: string, value: string): boolean {
+    if (this.#claims.get(key)?.value !== value) return false
+    this.#claims.delete(key)
+    return true
+  }
+
+  /** Holds a claim as it is given (a new one, or one read back from a file). */
+  protected hold(key: string, held: Held): void {
     if (this.#claims.size >= this.#maxEntries) {
       const oldest = this.#claims.keys().next().value
       if (oldest !== undefined) this.#claims.delete(oldest)
     }
     this.#claims.delete(key) // re-inserted last: the map stays in order of expiry
-    this.#claims.set(key, { value, expiresAt: now + ttlMs })
-    return null
+    this.#claims.set(key, held)
   }
 
-  async release(key: string, value: string): Promise<void> {
-    if (this.#claims.get(key)?.value === value) this.#claims.delete(key)
+  /** What is held and not expired at `now`, oldest first. */
+  protected live(now = Date.now()): [string, Held][] {
+    return [...this.#claims].filter(([, { expiresAt }]) => expiresAt > now)
   }
+
+  /** Called when a claim was taken (for a store that keeps them). */
+  protected taken(_key: string, _held: Held): void {}
+
+  /** Called when a claim was given back. */
+  protected released(_key: string, _value: string): void {}
 
   close(): void {
     clearInterval(this.#sweep)
@@ -57,6 +86,84 @@ export class MemoryClaimStore implements ClaimStore {
     for (const [key, { expiresAt }] of this.#claims) {
       if (expiresAt <= now) this.#claims.delete(key)
     }
+  }
+}
+
+/** The file of `FileClaimStore`, beside the forms' key (`OUTBOX_DIR`). */
+export const CLAIMS_FILE = '.form-token-claims'
+
+/**
+ * One replica's claims kept across restarts: in memory as `MemoryClaimStore`, and each claim
+ * taken or given back appended as a line to a file beside the forms' key, read back at start
+ * (expired lines dropped, the file written anew). A replay refused before a restart is refused
+ * after it. Lines hold keys and values only (a token's nonce, keyed checksums): nothing
+ * personal. The file is written anew when it holds more than twice the live claims.
+ */
+export class FileClaimStore extends MemoryClaimStore {
+  readonly #path: string
+  #lines = 0
+  #writes: Promise<void> = Promise.resolve()
+
+  private constructor(path: string, maxEntries?: number) {
+    super(maxEntries)
+    this.#path = path
+  }
+
+  /** The claims kept in `dir`, read back; the file is made if there is none. */
+  static async open(dir: string, maxEntries?: number): Promise<FileClaimStore> {
+    await mkdir(dir, { recursive: true, mode: 0o700 })
+    const store = new FileClaimStore(join(dir, CLAIMS_FILE), maxEntries)
+    const text = await readFile(store.#path, 'utf8').catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return ''
+      throw error
+    })
+    const now = Date.now()
+    for (const line of text.split('\n')) {
+      const [change, key, value, expiresAt] = line.split('\t')
+      if (!key || value === undefined) continue
+      if (change === 'c' && Number(expiresAt) > now) {
+        store.hold(key, { value, expiresAt: Number(expiresAt) })
+      } else if (change === 'r') {
+        store.forget(key, value)
+      }
+    }
+    await store.#rewrite()
+    return store
+  }
+
+  protected override taken(key: string, held: { value: string; expiresAt: number }): void {
+    this.#append(`c\t${key}\t${held.value}\t${held.expiresAt}\n`)
+  }
+
+  protected override released(key: string, value: string): void {
+    this.#append(`r\t${key}\t${value}\n`)
+  }
+
+  /** Resolves when every change so far is in the file. */
+  flushed(): Promise<void> {
+    return this.#writes
+  }
+
+  #append(line: string) {
+    this.#lines++
+    this.#writes = this.#writes
+      .then(async () => {
+        if (this.#lines > 2 * this.live().length + 1_000) await this.#rewrite()
+        else await appendFile(this.#path, line, { mode: 0o600 })
+      })
+      .catch(() => {}) // a claim not kept on disk is still held in memory
+  }
+
+  /** The live claims alone, written to a new file that replaces the old one. */
+  async #rewrite() {
+    const live = this.live()
+    const text = live
+      .map(([key, { value, expiresAt }]) => `c\t${key}\t${value}\t${expiresAt}\n`)
+      .join('')
+    const temporary = `${this.#path}.${process.pid}.tmp`
+    await writeFile(temporary, text, { mode: 0o600 })
+    await rename(temporary, this.#path)
+    this.#lines = live.length
   }
 }
 

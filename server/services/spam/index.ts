@@ -10,7 +10,7 @@
  * outside this folder imports it only from here.
  */
 
-export { MemoryClaimStore, RedisClaimStore } from './claims.ts'
+export { FileClaimStore, MemoryClaimStore, RedisClaimStore } from './claims.ts'
 export { FormTokens, type TokenClaims } from './form-token.ts'
 export { postOrigin } from './post-origin.ts'
 export { ProofOfWork } from './proof-of-work.ts'

@@ -1,4 +1,5 @@
 import type { ContactMessage } from '#shared/contact-schema.ts'
+import { decodeEncodedWords, hasEncodedWord } from '../../lib/encoded-words.ts'
 
 /**
  * Why a post was dropped, refused or answered with a new token, as
@@ -71,9 +72,18 @@ export const DROP_REASONS = REJECTION_REASONS.filter(
  * - `linkInName`: a link where a name or a company belongs, a common trick to get a link
  *   into an automatic reply or a CRM;
  * - `repeated`: the same message text as another submission within `REPEAT_WINDOW_MS` (bulk
- *   spam sends one text many times; a person sending twice is rare and still delivered).
+ *   spam sends one text many times; a person sending twice is rare and still delivered);
+ * - `encodedWords`: MIME encoded words (`=?UTF-8?B?…?=`) in the name, company or subject, which
+ *   a mail program would have shown decoded (a reversed file name, a link); the mail shows
+ *   them as typed, and the link signs read them decoded too.
  */
-export const SUSPECT_REASONS = ['links', 'onlyLinks', 'linkInName', 'repeated'] as const
+export const SUSPECT_REASONS = [
+  'links',
+  'onlyLinks',
+  'linkInName',
+  'repeated',
+  'encodedWords',
+] as const
 
 export type SuspectReason = (typeof SUSPECT_REASONS)[number]
 
@@ -108,13 +118,23 @@ function linkCount(text: string): number {
   return (text.match(LINK)?.length ?? 0) + (text.match(MARKUP_LINK)?.length ?? 0)
 }
 
-/** The signs found in a validated message, in the order of `SUSPECT_REASONS`; none for most. */
+/**
+ * The signs found in a validated message, in the order of `SUSPECT_REASONS` (but `repeated`,
+ * which the route finds); none for most. One-line fields are read as typed and decoded
+ * (`decodeEncodedWords`), so a link hidden in an encoded word counts.
+ */
 export function suspectReasons(message: ContactMessage): SuspectReason[] {
   const reasons: SuspectReason[] = []
-  const text = `${message.subject ?? ''}\n${message.message}`
-  if (linkCount(text) > MAX_LINKS) reasons.push('links')
+  const headerText = [message.name, message.company ?? '', message.subject ?? ''].join('\n')
+  const hasEncoded = hasEncodedWord(headerText)
+  const decoded = (text: string) => (hasEncoded ? `${text}\n${decodeEncodedWords(text)}` : text)
+  const subject = decoded(message.subject ?? '')
+  if (linkCount(`${subject}\n${message.message}`) > MAX_LINKS) reasons.push('links')
   const words = message.message.replace(LINK, ' ').replace(MARKUP_LINK, ' ')
   if (linkCount(message.message) > 0 && !/\p{L}{2}/u.test(words)) reasons.push('onlyLinks')
-  if (linkCount(`${message.name}\n${message.company ?? ''}`) > 0) reasons.push('linkInName')
+  if (linkCount(decoded(`${message.name}\n${message.company ?? ''}`)) > 0) {
+    reasons.push('linkInName')
+  }
+  if (hasEncoded) reasons.push('encodedWords')
   return reasons
 }

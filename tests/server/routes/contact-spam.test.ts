@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { issueToken } from '#server/services/spam/form-token.ts'
@@ -61,7 +64,7 @@ afterEach(async () => {
   smtp.received.length = 0
 })
 
-async function startApp() {
+async function startApp(env: Record<string, string> = {}) {
   // APP_BASE_URL is the origin the site is served from: here the port the app listens on.
   const port = await freePort()
   origin = `http://127.0.0.1:${port}`
@@ -72,6 +75,7 @@ async function startApp() {
       MAIL_TO: 'leads@modernwerk.example',
       APP_BASE_URL: origin,
       CONTACT_RATE_MAX: '1000',
+      ...env,
     },
     { deliveryPollMs: 100, firstRetryMs: 100 },
   )
@@ -323,6 +327,25 @@ describe('the form token', () => {
     await new Promise((resolve) => setTimeout(resolve, 500))
     expect(smtp.received).toHaveLength(1)
     expect(await quarantined()).toEqual(['replay', 'replay'])
+  })
+
+  it('stays used across a restart: a replay refused before it is refused after it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'modernwerk-replay-'))
+    await startApp({ OUTBOX_DIR: dir })
+    const used = { ...VALID, token: personToken('contact', 'en'), proof: await personProof() }
+    expect((await post(used, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    const replay = { ...used, message: `${VALID.message} Again.` }
+    expect((await post(replay, {})).status).toBe(202)
+    expect(await metric('contact_rejected_total{reason="replay"}')).toBe(1)
+    await app.close()
+
+    await startApp({ OUTBOX_DIR: dir })
+    expect((await post({ ...replay, message: `${VALID.message} Once more.` }, {})).status).toBe(202)
+    expect(await metric('contact_rejected_total{reason="replay"}')).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.received).toHaveLength(1)
+    rmSync(dir, { recursive: true, force: true })
   })
 
   it('of a kept page counts only with a browser that says the post is this site’s: `Sec-Fetch-Site: none` does not', async () => {

@@ -322,6 +322,36 @@ describe('what could disguise a message', () => {
     expect(mail?.replyTo?.value[0]?.name).toBe('Eve exe.fdp Example')
     expect(mail?.text).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/u)
   })
+
+  // RFC 2047 encoded words a visitor types: a mail program would decode them (here mailparser,
+  // as lenient as they are), so the mail carries them encoded and they arrive as typed.
+  it('an encoded word typed into name or subject arrives as typed: no reversed file name', async () => {
+    app = await freshApp()
+    const name = 'Eve =?UTF-8?B?4oCuZmRwLmV4ZQ==?='
+    const subject = 'Invoice =?UTF-8?Q?=E2=80=AEfdp.exe?= attached'
+    expect((await post({ ...VALID, name, subject })).statusCode).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    const mail = smtp.received[0]?.mail
+    // The name in the rows as typed; Reply-To the address alone.
+    expect(mail?.replyTo?.value[0]).toEqual({ name: '', address: VALID.email })
+    expect(mail?.text).toContain(`Name: ${name}`)
+    expect(mail?.subject).toBe(`[Possible spam] [Website] Contact request: ${subject}`)
+    expect(mail?.text).toContain(
+      'Signs of spam: encoded text (=?…?=) in the name, company or subject, shown as typed',
+    )
+    expect(`${mail?.subject ?? ''}${mail?.replyTo?.text ?? ''}`).not.toContain('\u202E')
+  })
+
+  it('a link hidden in an encoded word in the name is a link in the name', async () => {
+    app = await freshApp()
+    const name = 'Eve =?UTF-8?Q?www=2Espam=2Eexample?='
+    expect((await post({ ...VALID, name })).statusCode).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    const mail = smtp.received[0]?.mail
+    expect(mail?.replyTo?.value[0]?.name).toBe('')
+    expect(mail?.text).toContain(`Name: ${name}`)
+    expect(mail?.text).toContain('a link in the name or company; encoded text (=?…?=)')
+  })
 })
 
 describe('ids no post can take', () => {

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FileOutbox } from '#server/services/contact/outbox.ts'
+import { CLAIMS_FILE } from '#server/services/spam/claims.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import { QUEUE_NAME, QUEUE_PREFIX } from '#server/services/contact/redis-outbox.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
@@ -110,8 +111,14 @@ describe('retention in the outbox folder (one replica)', { timeout: 30_000 }, ()
     await eventually(() => smtp.received.length === 1)
     await eventually(() => messageFiles(dir).length === 0)
     expect(smtp.received[0]?.mail.text).toContain(ALICE.message)
-    // Nothing but the (empty) quarantine's folder.
-    expect(readdirSync(dir, { recursive: true })).toEqual(['quarantine'])
+    // Nothing but the (empty) quarantine's folder and the used tokens' claims, which hold
+    // keys and checksums, nothing of the message.
+    expect(readdirSync(dir, { recursive: true }).sort()).toEqual([CLAIMS_FILE, 'quarantine'])
+    const claims = readFileSync(join(dir, CLAIMS_FILE), 'utf8')
+    expect(claims).not.toBe('')
+    for (const personal of [ALICE.email, ALICE.name, ALICE.message]) {
+      expect(claims).not.toContain(personal)
+    }
   })
 
   it('an undeliverable message is kept until CONTACT_RETENTION_DAYS, deleted by the last sweep before, with a log line and a metric', async () => {

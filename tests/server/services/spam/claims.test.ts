@@ -1,6 +1,15 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MemoryClaimStore, RedisClaimStore, type ClaimStore } from '#server/services/spam/claims.ts'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  CLAIMS_FILE,
+  FileClaimStore,
+  MemoryClaimStore,
+  RedisClaimStore,
+  type ClaimStore,
+} from '#server/services/spam/claims.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { hasRedisServer, REDIS_SERVER, startRedis } from '#tests/helpers/redis.ts'
 
@@ -46,6 +55,46 @@ describe('in memory (one replica)', () => {
     expect(await small.claim('a', '2', 60_000)).toBeNull()
     expect(await small.claim('c', '2', 60_000)).toBe('1')
     small.close()
+  })
+})
+
+describe('in memory and a file (one replica, across restarts)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'modernwerk-claims-'))
+  let file: FileClaimStore
+  beforeAll(async () => {
+    file = await FileClaimStore.open(dir)
+  })
+  afterAll(() => {
+    file.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+  behavesAsClaims(() => file)
+
+  it('keeps what was claimed and given back across a restart, and drops what expired', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'modernwerk-claims-'))
+    const before = await FileClaimStore.open(folder)
+    await before.claim('token:used', 'submission-a', 60_000)
+    await before.claim('token:given-back', 'submission-b', 60_000)
+    await before.release('token:given-back', 'submission-b')
+    await before.claim('token:short', 'submission-c', 200)
+    await before.flushed()
+    before.close()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+
+    const after = await FileClaimStore.open(folder)
+    expect(await after.claim('token:used', 'submission-d', 60_000)).toBe('submission-a')
+    expect(await after.claim('token:given-back', 'submission-e', 60_000)).toBeNull()
+    expect(await after.claim('token:short', 'submission-f', 60_000)).toBeNull()
+    await after.flushed()
+    after.close()
+    // Written anew at the start: the live claims only, no personal data (keys and values).
+    const lines = readFileSync(join(folder, CLAIMS_FILE), 'utf8').trim().split('\n')
+    expect(lines.map((line) => line.split('\t').slice(0, 3).join(' '))).toEqual([
+      'c token:used submission-a',
+      'c token:given-back submission-e',
+      'c token:short submission-f',
+    ])
+    rmSync(folder, { recursive: true, force: true })
   })
 })
 

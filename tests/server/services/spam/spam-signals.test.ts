@@ -47,6 +47,14 @@ describe('signs of spam in a message', () => {
       'onlyLinks',
     ])
     expect(suspectReasons(message({ name: 'Anna foo.http://x.example' }))).toEqual(['linkInName'])
+    // Encoded words (RFC 2047) are read decoded: a link in one is a link in the name.
+    expect(suspectReasons(message({ name: 'Eve =?UTF-8?Q?www=2Espam=2Eexample?=' }))).toEqual([
+      'linkInName',
+      'encodedWords',
+    ])
+    expect(suspectReasons(message({ subject: '=?UTF-8?B?4oCuZmRwLmV4ZQ==?=' }))).toEqual([
+      'encodedWords',
+    ])
     // Two links and words around them: what a person writes.
     expect(
       suspectReasons(message({ message: 'Our site https://a.example and docs at www.b.example.' })),
