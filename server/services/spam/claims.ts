@@ -41,12 +41,12 @@ export class MemoryClaimStore implements ClaimStore {
     const held = this.#claims.get(key)
     if (held && held.expiresAt > now) return held.value === value ? null : held.value
     this.hold(key, { value, expiresAt: now + ttlMs })
-    this.taken(key, { value, expiresAt: now + ttlMs })
+    this.taken?.(key, { value, expiresAt: now + ttlMs })
     return null
   }
 
   async release(key: string, value: string): Promise<void> {
-    if (this.forget(key, value)) this.released(key, value)
+    if (this.forget(key, value)) this.released?.(key, value)
   }
 
   /** Lets go of a claim while it holds `value`; whether it did. */
@@ -72,10 +72,10 @@ export class MemoryClaimStore implements ClaimStore {
   }
 
   /** Called when a claim was taken (for a store that keeps them). */
-  protected taken(_key: string, _held: Held): void {}
+  protected taken?(key: string, held: Held): void
 
   /** Called when a claim was given back. */
-  protected released(_key: string, _value: string): void {}
+  protected released?(key: string, value: string): void
 
   close(): void {
     clearInterval(this.#sweep)
