@@ -97,11 +97,13 @@ export const CLAIMS_FILE = '.form-token-claims'
  * taken or given back appended as a line to a file beside the forms' key, read back at start
  * (expired lines dropped, the file written anew). A replay refused before a restart is refused
  * after it. Lines hold keys and values only (a token's nonce, keyed checksums): nothing
- * personal. The file is written anew when it holds more than twice the live claims.
+ * personal. The file is written anew when it holds more than twice the live claims and 1,000 lines.
  */
 export class FileClaimStore extends MemoryClaimStore {
   readonly #path: string
   #lines = 0
+  /** The line count at which the file is written anew: twice the live claims, and 1,000. */
+  #rewriteAt = 1_000
   #writes: Promise<void> = Promise.resolve()
 
   private constructor(path: string, maxEntries?: number) {
@@ -131,7 +133,7 @@ export class FileClaimStore extends MemoryClaimStore {
     return store
   }
 
-  protected override taken(key: string, held: { value: string; expiresAt: number }): void {
+  protected override taken(key: string, held: Held): void {
     this.#append(`c\t${key}\t${held.value}\t${held.expiresAt}\n`)
   }
 
@@ -148,7 +150,8 @@ export class FileClaimStore extends MemoryClaimStore {
     this.#lines++
     this.#writes = this.#writes
       .then(async () => {
-        if (this.#lines > 2 * this.live().length + 1_000) await this.#rewrite()
+        // The live claims are counted only then, not at every claim.
+        if (this.#lines > this.#rewriteAt) await this.#rewrite()
         else await appendFile(this.#path, line, { mode: 0o600 })
       })
       .catch(() => {}) // a claim not kept on disk is still held in memory
@@ -164,6 +167,7 @@ export class FileClaimStore extends MemoryClaimStore {
     await writeFile(temporary, text, { mode: 0o600 })
     await rename(temporary, this.#path)
     this.#lines = live.length
+    this.#rewriteAt = 2 * live.length + 1_000
   }
 }
 

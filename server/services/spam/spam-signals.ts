@@ -125,16 +125,13 @@ function linkCount(text: string): number {
  */
 export function suspectReasons(message: ContactMessage): SuspectReason[] {
   const reasons: SuspectReason[] = []
-  const headerText = [message.name, message.company ?? '', message.subject ?? ''].join('\n')
-  const hasEncoded = hasEncodedWord(headerText)
-  const decoded = (text: string) => (hasEncoded ? `${text}\n${decodeEncodedWords(text)}` : text)
-  const subject = decoded(message.subject ?? '')
+  // Decoding leaves text without encoded words as it is, so each link is counted once.
+  const subject = decodeEncodedWords(message.subject ?? '')
   if (linkCount(`${subject}\n${message.message}`) > MAX_LINKS) reasons.push('links')
   const words = message.message.replace(LINK, ' ').replace(MARKUP_LINK, ' ')
   if (linkCount(message.message) > 0 && !/\p{L}{2}/u.test(words)) reasons.push('onlyLinks')
-  if (linkCount(decoded(`${message.name}\n${message.company ?? ''}`)) > 0) {
-    reasons.push('linkInName')
-  }
-  if (hasEncoded) reasons.push('encodedWords')
+  const nameAndCompany = `${message.name}\n${message.company ?? ''}`
+  if (linkCount(decodeEncodedWords(nameAndCompany)) > 0) reasons.push('linkInName')
+  if (hasEncodedWord(`${nameAndCompany}\n${message.subject ?? ''}`)) reasons.push('encodedWords')
   return reasons
 }
