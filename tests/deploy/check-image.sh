@@ -36,6 +36,10 @@ rm -rf "$previous_dir"
 log "buildah bud (base $BASE_IMAGE, previous release $PREVIOUS)"
 buildah bud --quiet --isolation chroot --network host --pull=never \
   --build-arg BASE_IMAGE="$BASE_IMAGE" --build-arg PREVIOUS_IMAGE="$PREVIOUS" -t "$IMAGE" . >/dev/null
+# buildah keeps the working container of a stage only copied from (`FROM previous`), named after
+# its image: remove it, or each check leaves one behind in the machine's storage.
+buildah containers --format '{{.ContainerName}}' | grep -E '^modernwerk-web-working-container(-[0-9]+)?$' |
+  xargs -r buildah rm >/dev/null || true
 user=$(podman image inspect --format '{{.Config.User}}' "$IMAGE")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 log "image $IMAGE: user '$user', $((size / 1000000)) MB"

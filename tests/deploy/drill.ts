@@ -37,20 +37,68 @@ const [image, helmBinary] = process.argv.slice(2)
 if (!image || !helmBinary) throw new Error('usage: drill.ts <image> <helm binary>')
 const VALKEY = process.env.TEST_VALKEY_IMAGE ?? 'localhost/modernwerk-test/valkey:1'
 const ROOT = join(import.meta.dirname, '..', '..')
-const RELEASE = 'drill'
+// Names of this run's own (release, network, pods, volumes, secrets): a run killed before its
+// cleanup leaves its objects behind, and the next run on the machine must neither collide with
+// them nor wait on them (sweepLeftovers removes those of runs no longer alive).
+const RELEASE = `drill-${process.pid}`
 const NETWORK = `modernwerk-drill-${process.pid}`
 const work = mkdtempSync(join(tmpdir(), 'modernwerk-drill-'))
+const createdSecrets: string[] = []
 const started = Date.now()
 
 const log = (message: string) =>
   console.log(`[drill] ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${message}`)
 
+/** Longest a podman command may take: a stuck one fails the drill instead of holding CI. */
+const PODMAN_TIMEOUT_MS = 5 * 60_000
+
 function podman(args: string[]): string {
-  const result = spawnSync('podman', args, { encoding: 'utf8' })
+  const result = spawnSync('podman', args, {
+    encoding: 'utf8',
+    timeout: PODMAN_TIMEOUT_MS,
+    killSignal: 'SIGKILL',
+  })
+  if (result.error) throw new Error(`podman ${args.join(' ')}: ${result.error.message}`)
   if (result.status !== 0) {
     throw new Error(`podman ${args.join(' ')}: ${result.stderr.trim() || result.stdout.trim()}`)
   }
   return result.stdout.trim()
+}
+
+/** A cleanup step: its failure is not the drill's, and it may not hang either. */
+function quietly(args: string[]) {
+  spawnSync('podman', args, { stdio: 'ignore', timeout: 60_000, killSignal: 'SIGKILL' })
+}
+
+/** A listing's lines; none when podman fails or takes longer than a minute. */
+function lines(args: string[]): string[] {
+  const result = spawnSync('podman', args, { encoding: 'utf8', timeout: 60_000 })
+  return result.status === 0 ? result.stdout.split('\n').filter(Boolean) : []
+}
+
+/** What earlier drills on this machine left when they were killed before their cleanup. */
+function sweepLeftovers() {
+  for (const name of lines(['network', 'ls', '--format', '{{.Name}}'])) {
+    const pid = Number(/^modernwerk-drill-(\d+)$/.exec(name)?.[1])
+    if (!pid || pid === process.pid || isAlive(pid)) continue
+    const release = new RegExp(`(^|-)drill-${pid}-`)
+    for (const pod of lines(['pod', 'ps', '-q', '--filter', `label=drill=drill-${pid}`]))
+      quietly(['pod', 'rm', '-f', pod])
+    for (const volume of lines(['volume', 'ls', '--format', '{{.Name}}']))
+      if (release.test(volume)) quietly(['volume', 'rm', '-f', volume])
+    for (const secret of lines(['secret', 'ls', '--format', '{{.Name}}']))
+      if (release.test(secret)) quietly(['secret', 'rm', secret])
+    quietly(['network', 'rm', '-f', name])
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 type Manifest = {
@@ -87,7 +135,9 @@ function createSecrets(manifests: Manifest[]): Map<string, Record<string, string
   for (const secret of manifests.filter((manifest) => manifest.kind === 'Secret')) {
     const data = secret.data ?? {}
     secrets.set(secret.metadata.name, data)
-    spawnSync('podman', ['secret', 'rm', secret.metadata.name], { stdio: 'ignore' })
+    // The folder design's render names the same Secrets as the defaults' render.
+    quietly(['secret', 'rm', secret.metadata.name])
+    createdSecrets.push(secret.metadata.name)
     const file = join(work, `${secret.metadata.name}.json`)
     writeFileSync(file, JSON.stringify(data), { mode: 0o600 })
     podman(['secret', 'create', secret.metadata.name, file])
@@ -248,6 +298,7 @@ async function terminate(
   podman(['pod', 'rm', '-f', name])
 }
 
+sweepLeftovers()
 podman(['network', 'create', NETWORK])
 const network = JSON.parse(podman(['network', 'inspect', NETWORK])) as {
   subnets: { subnet: string; gateway: string }[]
@@ -400,8 +451,7 @@ try {
     throw new Error(`the lead arrived ${mails.received.length} times, not once`)
   if (failedPages > 0)
     throw new Error(`${failedPages} page requests failed: ${failures.slice(0, 5).join('; ')}`)
-  for (const name of playedPods.splice(0))
-    spawnSync('podman', ['pod', 'rm', '-f', name], { stdio: 'ignore' })
+  for (const name of playedPods.splice(0)) quietly(['pod', 'rm', '-f', name])
 
   // The other design, measured: one pod, its outbox folder on a volume, Recreate.
   const folderManifests = render([
@@ -441,7 +491,7 @@ try {
   log(
     `Recreate, for comparison (the folder on a volume, one pod): no pod served pages for ${downtime.toFixed(1)} s of the rollout (${preStop} s preStop pause, the stop, the new pod's start)`,
   )
-  if (claim) spawnSync('podman', ['volume', 'rm', '-f', claim], { stdio: 'ignore' })
+  if (claim) quietly(['volume', 'rm', '-f', claim])
   log(`passed in ${Math.round((Date.now() - started) / 1000)} s`)
 } catch (error) {
   failed = true
@@ -452,9 +502,10 @@ try {
   }
 } finally {
   await smtp?.stop()
-  for (const name of playedPods) spawnSync('podman', ['pod', 'rm', '-f', name], { stdio: 'ignore' })
-  if (volume) spawnSync('podman', ['volume', 'rm', '-f', volume], { stdio: 'ignore' })
-  spawnSync('podman', ['network', 'rm', '-f', NETWORK], { stdio: 'ignore' })
+  for (const name of playedPods) quietly(['pod', 'rm', '-f', name])
+  if (volume) quietly(['volume', 'rm', '-f', volume])
+  for (const name of createdSecrets) quietly(['secret', 'rm', name])
+  quietly(['network', 'rm', '-f', NETWORK])
   rmSync(work, { recursive: true, force: true })
 }
 process.exit(failed ? 1 : 0)
