@@ -28,12 +28,13 @@ import { contactDeliveryPlugin } from './plugins/contact-delivery.ts'
 import { PageCache } from './render/page-cache.ts'
 import { insightPlugin } from './plugins/insight.ts'
 import { insightSummaryPlugin } from './plugins/insight-summary.ts'
+import { quarantineDigestPlugin } from './plugins/quarantine-digest.ts'
 import { observabilityPlugin, requestId } from './plugins/observability.ts'
 import { overloadPlugin } from './plugins/overload.ts'
-import { contactRoutes, TOKENS_PER_MESSAGE } from './routes/contact.ts'
+import { contactRoutes, PERSON_SOURCES_WINDOW_MS, TOKENS_PER_MESSAGE } from './routes/contact.ts'
 import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
 import { CLIENT_ERROR_RATE_LIMIT, clientErrorRoutes } from './routes/client-errors.ts'
-import { cspReportRoutes } from './routes/csp-reports.ts'
+import { cspReportRoutes, SELF_SOURCES_WINDOW_MS } from './routes/csp-reports.ts'
 import { healthRoutes } from './routes/health.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
@@ -45,6 +46,7 @@ import {
   loadTokenKeys,
   FileClaimStore,
   MemoryClaimStore,
+  PAGE_TOKEN_BUDGET,
   ProofOfWork,
   RedisClaimStore,
   REPEAT_WINDOW_MS,
@@ -209,8 +211,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     rateLimit: {
       max: config.CONTACT_RATE_MAX,
       tokenMax: config.CONTACT_RATE_MAX * TOKENS_PER_MESSAGE,
+      pageMax: Math.min(PAGE_TOKEN_BUDGET.perAddress, config.CONTACT_RATE_MAX),
+      pageTokenMax: PAGE_TOKEN_BUDGET.perToken,
       windowMs: config.CONTACT_RATE_WINDOW,
     },
+    alertSourceWindowsMs: { cspSelf: SELF_SOURCES_WINDOW_MS, person: PERSON_SOURCES_WINDOW_MS },
     hasCdn: config.CDN_URL !== undefined,
     logRetentionDays: config.LOG_RETENTION_DAYS,
     statisticsRetentionDays: config.STATISTICS_RETENTION_DAYS,
@@ -347,6 +352,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
 
   // The weekly insight summary to MAIL_TO, when a Prometheus to read it from is set.
   await app.register(insightSummaryPlugin)
+  await app.register(quarantineDigestPlugin)
   await app.register(healthRoutes)
   await app.register(buildRoutes)
   await app.register(clientErrorRoutes)

@@ -216,6 +216,19 @@ export const ConfigSchema = z.object({
    * (docs/contact.md#quarantine), where an operator can release a person's message; 0 keeps none.
    */
   QUARANTINE_DAYS: z.coerce.number().int().min(0).max(30).default(7),
+  /**
+   * When the daily digest of held-back messages goes to `MAIL_TO` (docs/contact.md#quarantine):
+   * `HH:MM` in Europe/Berlin, or `off` (only if the quarantine is read daily another way: the
+   * privacy policy says it is).
+   */
+  QUARANTINE_DIGEST_AT: z
+    .string()
+    .trim()
+    .regex(
+      /^(?:off|(?:[01]\d|2[0-3]):[0-5]\d)$/,
+      'must be a time like "08:00" (Europe/Berlin) or "off"',
+    )
+    .default('08:00'),
   /** The quarantine's bounds: beyond either, the oldest entries go first. */
   QUARANTINE_MAX_ENTRIES: z.coerce.number().int().min(10).max(100_000).default(1_000),
   QUARANTINE_MAX_BYTES: z.coerce

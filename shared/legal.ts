@@ -108,10 +108,24 @@ export type PolicyFacts = {
   /** `CONTACT_RETENTION_DAYS`: an undeliverable contact message is deleted after this. */
   contactRetentionDays: number
   /**
-   * `CONTACT_RATE_MAX` submissions per client IP and `CONTACT_RATE_WINDOW` (ms), and the form
-   * tokens (`GET /api/contact/token`) given out per client IP in the same window.
+   * `CONTACT_RATE_MAX` submissions per client IP and `CONTACT_RATE_WINDOW` (ms), the form
+   * tokens (`GET /api/contact/token`) given out per client IP in the same window, and the
+   * messages that rely on a page's token alone (the form without JavaScript) per client IP in
+   * that window and per page token.
    */
-  rateLimit: { max: number; tokenMax: number; windowMs: number }
+  rateLimit: {
+    max: number
+    tokenMax: number
+    pageMax: number
+    pageTokenMax: number
+    windowMs: number
+  }
+  /**
+   * How long a keyed checksum of a client's address is held in memory for the alerts that count
+   * different sources (server/lib/distinct-sources.ts): reports of the site's own files (CSP),
+   * and posts held back for a reason a person can cause (ms).
+   */
+  alertSourceWindowsMs: { cspSelf: number; person: number }
   /** `CDN_URL` is set: the policy names the CDN of the company facts as a processor. */
   hasCdn: boolean
   /** `LOG_RETENTION_DAYS`: the platform's log collection deletes the app's log after this. */
@@ -198,6 +212,13 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       hashes: {
         default: { en: '925845a04436d053', de: 'b22f5a821a475736', pl: 'bb5236de033d74a3' },
         cdn: { en: 'd165f82128e8dc86', de: '52d9a08cd77f0988', pl: '6560c398f3acc955' },
+      },
+    },
+    {
+      date: '2026-11-29',
+      hashes: {
+        default: { en: '76e8a687ad13edfe', de: 'e4229c4491a8c7d8', pl: '4e14019b91814b0a' },
+        cdn: { en: 'd136e83f14c14b05', de: 'bbf8b0d1f844e118', pl: '4eb5508903f54ea7' },
       },
     },
   ],

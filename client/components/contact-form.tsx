@@ -88,7 +88,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
     formSession()
       .then((started) => started.token())
       .then((own) => own && setToken(own))
-      // Not even the module came (offline): the page's token, or a new try when sending.
+      // Not even the module came (offline): a new try when sending.
       .catch(() => {
         session.current = null
       })
@@ -118,7 +118,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
     setErrors({})
     setStatus('sending')
     try {
-      const answer = await (await formSession()).send(data, token, () => setStatus('verifying'))
+      const answer = await (await formSession()).send(data, () => setStatus('verifying'))
       if (answer.status === 'accepted') {
         formRef.current?.reset()
         setStatus('success')

@@ -24,12 +24,25 @@ function newSubmissionId(): string {
 /** A token of the visitor's own and the proof-of-work challenge its message must solve. */
 type TokenGrant = { token: string; challenge: ProofChallenge }
 
-/** A token of this visitor's own for the form (docs/contact.md#spam-defence); null if none came. */
-async function fetchToken(form: ContactFormId, locale: string): Promise<TokenGrant | null> {
+/** Why no token came: the route's limit (and when to ask again), or anything else. */
+type TokenRefusal = { retryAfterSeconds: number } | null
+
+/** A token of this visitor's own for the form (docs/contact.md#spam-defence), or why none came. */
+async function fetchToken(
+  form: ContactFormId,
+  locale: string,
+): Promise<TokenGrant | { refused: TokenRefusal }> {
   try {
     return await http<TokenGrant>('/api/contact/token', { query: { form, locale } })
-  } catch {
-    return null
+  } catch (error) {
+    const answer = (error as { data?: { status?: unknown; retryAfterSeconds?: unknown } }).data
+    const wait = answer?.retryAfterSeconds
+    return {
+      refused:
+        answer?.status === 'rateLimited' && typeof wait === 'number'
+          ? { retryAfterSeconds: wait }
+          : null,
+    }
   }
 }
 
@@ -61,10 +74,9 @@ class BackgroundProof {
   }
 
   /**
-   * The solution a post with `token` carries: none for another token (a page's token has no
-   * challenge), else this one, once solved; `onWait` hears when the visitor has to wait for
-   * it. A failed try is tried again on the same challenge (the token stays good for it).
-   * Rejects if this browser cannot solve it.
+   * The solution a post with `token` carries: none for another token, else this one, once
+   * solved; `onWait` hears when the visitor has to wait for it. A failed try is tried again on
+   * the same challenge (the token stays good for it). Rejects if this browser cannot solve it.
    */
   solutionFor(token: string, onWait: () => void): Promise<string | undefined> {
     if (token !== this.grant.token) return Promise.resolve(undefined)
@@ -98,6 +110,8 @@ export class FormSession {
   readonly #form: ContactFormId
   readonly #locale: string
   #tokenRequest: Promise<string | null> | null = null
+  /** Why the last request for a token got none. */
+  #refusal: TokenRefusal = null
   #proof: BackgroundProof | null = null
   /** The submission's id, kept while the same message is sent again. */
   #submission: { content: string; id: string } | null = null
@@ -110,7 +124,11 @@ export class FormSession {
   /** The visitor's own token, asked for once; its challenge is being solved when it comes. */
   token(): Promise<string | null> {
     this.#tokenRequest ??= fetchToken(this.#form, this.#locale).then((grant) => {
-      if (!grant) return null
+      if ('refused' in grant) {
+        this.#refusal = grant.refused
+        return null
+      }
+      this.#refusal = null
       this.#proof = new BackgroundProof(grant)
       return grant.token
     })
@@ -118,12 +136,13 @@ export class FormSession {
   }
 
   /**
-   * Sends a checked message with the visitor's own token (else the page's, `pageToken`) and
-   * its solution, waiting for that if it is still being solved (`onWait` hears so).
+   * Sends a checked message with the visitor's own token and its solution, waiting for that
+   * if it is still being solved (`onWait` hears so). Never with the page's token: that is the
+   * form without JavaScript's, and a script's post without a solved proof is taken for spam
+   * (docs/contact.md#spam-defence).
    */
   async send(
     data: Record<string, unknown>,
-    pageToken: string,
     onWait: () => void,
     isRenewed = false,
   ): Promise<SendOutcome> {
@@ -134,13 +153,18 @@ export class FormSession {
     if (this.#submission?.content !== content) {
       this.#submission = { content, id: newSubmissionId() }
     }
-    // Neither token: one is asked for now, and the visitor is asked to try again (a token
-    // made this instant is too young to be a person's, docs/contact.md#spam-defence).
-    const token = (await this.token()) ?? pageToken
+    // No token of their own yet (the request failed, or the route's limit was reached): the
+    // visitor, the text kept, is told to send again, and a new token (with a new challenge) is
+    // asked for in the meantime: now, or once the limit's wait is over, so it is ready and old
+    // enough when they send (a token made this instant is too young to be a person's,
+    // docs/contact.md#spam-defence).
+    const token = await this.token()
     if (!token) {
+      const refusal = this.#refusal
       this.#tokenRequest = null
-      void this.token()
-      return { status: 'error' }
+      if (refusal) setTimeout(() => void this.token(), refusal.retryAfterSeconds * 1000)
+      else void this.token()
+      return refusal ? { status: 'rateLimited', ...refusal } : { status: 'error' }
     }
     let proof: string | undefined
     try {
@@ -167,7 +191,7 @@ export class FormSession {
       // longer. Once: a second renewal in a row is shown to them.
       this.#tokenRequest = Promise.resolve(answer.token)
       this.#proof = new BackgroundProof({ token: answer.token, challenge: answer.challenge })
-      if (!isRenewed) return this.send(data, answer.token, onWait, true)
+      if (!isRenewed) return this.send(data, onWait, true)
     }
     return answer
   }

@@ -7,6 +7,8 @@
 //   show ID              one entry whole, as the lead e-mail would show it
 //   release ID           into the outbox: delivered like any lead, its reason in the subject
 //   delete ID            gone at once (a bot's, read and judged)
+//   digest               the daily digest's mail now, to MAIL_TO: every message held back in
+//                        the last 24 hours, in full, with the commands above for each
 //
 // The store is the site's: the folder in OUTBOX_DIR, or Redis with REDIS_URL. Nothing here
 // logs; only `show` and `list --addresses` print personal data, to the operator's terminal.
@@ -16,27 +18,34 @@ import { CONTACT_FIELDS } from '#shared/contact-fields.ts'
 import { loadConfig } from '#server/config.ts'
 import { visibleText } from '#server/lib/visible-text.ts'
 import {
+  digestData,
   failFastRedis,
   FileOutbox,
   FileQuarantine,
   operatorQueue,
+  type OutboxItem,
   type Quarantine,
+  QUARANTINE_DIGEST_KIND,
   QUARANTINE_FOLDER,
   RedisQuarantine,
   releasedSubmission,
+  siteMailId,
 } from '#server/services/contact/index.ts'
 
 const USAGE = `Usage: npm run --silent contact:quarantine -- list [--addresses]
        npm run --silent contact:quarantine -- show ID
        npm run --silent contact:quarantine -- release ID
-       npm run --silent contact:quarantine -- delete ID`
+       npm run --silent contact:quarantine -- delete ID
+       npm run --silent contact:quarantine -- digest`
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`)
   process.exit(2)
 }
 
-const COMMANDS = ['list', 'show', 'release', 'delete'] as const
+const COMMANDS = ['list', 'show', 'release', 'delete', 'digest'] as const
+/** The commands that take no entry id. */
+const WITHOUT_ID: readonly Command[] = ['list', 'digest']
 type Command = (typeof COMMANDS)[number]
 
 let command: Command
@@ -49,10 +58,13 @@ try {
     strict: true,
   })
   const [name, argument, ...rest] = positionals
-  if (!COMMANDS.includes(name as Command)) fail('Name a command: list, show, release or delete.')
+  if (!COMMANDS.includes(name as Command)) {
+    fail('Name a command: list, show, release, delete or digest.')
+  }
   command = name as Command
-  if (command === 'list' ? argument !== undefined : argument === undefined || rest.length > 0) {
-    fail(command === 'list' ? '`list` takes no id.' : `\`${command}\` takes one entry id.`)
+  const takesId = !WITHOUT_ID.includes(command)
+  if (takesId ? argument === undefined || rest.length > 0 : argument !== undefined) {
+    fail(takesId ? `\`${command}\` takes one entry id.` : `\`${command}\` takes no id.`)
   }
   if (values.addresses && command !== 'list') fail('--addresses is for `list`.')
   id = argument
@@ -151,27 +163,34 @@ async function show(entryId: string) {
   }
 }
 
-async function release(entryId: string) {
-  const found = await entry(entryId)
-  const submission = releasedSubmission(found)
-  // Into the outbox first, then out of the quarantine: a crash between leaves it in both, and
-  // releasing it again adds nothing (the same id).
+/** Into the site's outbox: the Redis queue with `REDIS_URL`, else the folder. */
+async function queueItem(item: OutboxItem) {
   if (config.REDIS_URL) {
     const queue = operatorQueue(config.REDIS_URL)
     try {
       await queue.queue.waitUntilReady()
-      await queue.put(submission)
+      await queue.put(item)
     } finally {
       await queue.close()
     }
   } else {
     const outbox = new FileOutbox(resolve(config.OUTBOX_DIR))
     await outbox.init()
-    await outbox.put(submission)
+    await outbox.put(item)
   }
+}
+
+const outboxName = () =>
+  config.REDIS_URL ? 'Redis queue' : `outbox folder (${resolve(config.OUTBOX_DIR)})`
+
+async function release(entryId: string) {
+  const found = await entry(entryId)
+  // Into the outbox first, then out of the quarantine: a crash between leaves it in both, and
+  // releasing it again adds nothing (the same id).
+  await queueItem(releasedSubmission(found))
   await quarantine.remove(found.id)
   console.log(
-    `Released ${found.id} into the ${config.REDIS_URL ? 'Redis queue' : `outbox folder (${resolve(config.OUTBOX_DIR)})`}: ` +
+    `Released ${found.id} into the ${outboxName()}: ` +
       `it is delivered like any lead, marked in its subject as released (${found.reason}).`,
   )
 }
@@ -182,8 +201,39 @@ async function remove(entryId: string) {
   console.log(`Deleted ${found.id} from the quarantine.`)
 }
 
+/**
+ * The daily digest's mail now (the same mail the site sends at QUARANTINE_DIGEST_AT), of the
+ * last 24 hours, into the outbox: the site's workers send it to MAIL_TO like a lead.
+ */
+async function digest() {
+  const now = new Date()
+  const held = await quarantine.list().catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  })
+  const data = digestData(
+    { day: now.toISOString().slice(0, 10), from: new Date(now.getTime() - 86_400_000), until: now },
+    held.map(({ entry: kept }) => kept),
+  )
+  const left = Object.values(data.leftOut).reduce((sum, count) => sum + count, 0)
+  if (data.entries.length + left === 0) {
+    console.log('Nothing was held back in the last 24 hours: no digest to send.')
+    return
+  }
+  await queueItem({
+    id: siteMailId(`quarantine-digest:now:${now.toISOString()}`),
+    receivedAt: now.toISOString(),
+    kind: QUARANTINE_DIGEST_KIND,
+    data,
+  })
+  console.log(
+    `Queued the digest of ${data.entries.length + left} held-back messages (the last 24 hours) into the ${outboxName()}: it is sent to MAIL_TO like a lead.`,
+  )
+}
+
 try {
   if (command === 'list') await list()
+  else if (command === 'digest') await digest()
   else if (command === 'show') await show(id ?? '')
   else if (command === 'release') await release(id ?? '')
   else await remove(id ?? '')

@@ -9,6 +9,7 @@ import type { ContactFormId } from '#shared/contact-fields.ts'
 import type { ContactMessage } from '#shared/contact-schema.ts'
 import {
   contactMetrics,
+  digestMailOf,
   dkimSigning,
   FileOutbox,
   FileQuarantine,
@@ -19,6 +20,7 @@ import {
   openMessageStore,
   type OutboxItem,
   type Quarantine,
+  QUARANTINE_DIGEST_KIND,
   QUARANTINE_FOLDER,
   quarantineEntry,
   RedisOutbox,
@@ -65,6 +67,8 @@ declare module 'fastify' {
       queueSiteMail: (mail: SiteMail) => Promise<void>
       /** Counts a submission that was refused. */
       count: (outcome: 'invalid' | 'rateLimited' | 'error') => void
+      /** Counts what a run of the quarantine digest came to. */
+      countDigest: (outcome: 'queued' | 'nothing' | 'failed') => void
       /**
        * Deletes what was not delivered within `CONTACT_RETENTION_DAYS` as of `now` (runs
        * hourly by itself); resolves with how many messages went.
@@ -117,7 +121,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       dkim: dkimSigning(config),
       settings: { from: config.MAIL_FROM, to: namedRecipient(config.MAIL_TO, COMPANY.brand) },
       texts: (locale) => app.i18n.getFixedT(locale, [...MAIL_NAMESPACES]),
-      writers: { [INSIGHT_SUMMARY_KIND]: summaryMailOf },
+      writers: { [INSIGHT_SUMMARY_KIND]: summaryMailOf, [QUARANTINE_DIGEST_KIND]: digestMailOf },
       log: app.log,
     })
     if (sender.send && config.DKIM_DOMAIN) {
@@ -274,6 +278,9 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       },
       count(outcome) {
         counters.submissions.inc({ outcome })
+      },
+      countDigest(outcome) {
+        counters.digests.inc({ outcome })
       },
       purgeExpired: retention.run,
       purgeQuarantine: (now) => purgeQuarantine(now),

@@ -24,15 +24,22 @@ import {
 } from '#shared/contact-schema.ts'
 import { isLocale, LOCALES, type Locale } from '#shared/locales.ts'
 import { ProofChallengeSchema } from '#shared/proof-of-work.ts'
+import { Gauge } from 'prom-client'
+import { DistinctSources } from '../lib/distinct-sources.ts'
 import { serveFormPage } from '../render/serve-page.ts'
 import {
   type DropReason,
+  REJECTIONS,
   postOrigin,
   REPEAT_WINDOW_MS,
   repeatableText,
+  spendPageBudget,
   suspectReasons,
   type TokenClaims,
 } from '../services/spam/index.ts'
+
+/** The window of `contact_quarantine_person_sources`, as long as the alert's (helm/README.md). */
+export const PERSON_SOURCES_WINDOW_MS = 60 * 60_000
 
 /** Small: the longest valid message is about 5.5 kB of text. */
 const CONTACT_BODY_LIMIT = 32 * 1024
@@ -41,7 +48,7 @@ const CONTACT_BODY_LIMIT = 32 * 1024
  * Form tokens given out per client IP and `CONTACT_RATE_WINDOW`, per message it may send:
  * each token comes with a proof-of-work challenge whose key the server derives (PBKDF2), so
  * the endpoint is limited too. A person starts a form a few times per message at most; a
- * visitor over the limit still sends with the page's token (privacy policy, rate limits).
+ * visitor over the limit is told when to send again, the text kept (privacy policy, rate limits).
  */
 export const TOKENS_PER_MESSAGE = 4
 
@@ -66,6 +73,10 @@ declare module 'fastify' {
     contactToken: TokenClaims | null
     /** The claim of the post's proof-of-work solution (a script's post), once checked. */
     contactProof: { key: string; ttlMs: number } | null
+  }
+  interface FastifyInstance {
+    /** The clients whose posts were held back for a reason a person can cause (this hour). */
+    contactPersonSources: DistinctSources
   }
 }
 
@@ -182,6 +193,7 @@ async function dropAsSpam(
     if (parsed.success) kept = parsed.message
   }
   const id = await request.server.contact.drop(reason, kept ? { form, message: kept } : null)
+  if (REJECTIONS[reason].mayBePerson) request.server.contactPersonSources.add(request.ip)
   request.log.info({ messageId: id, outcome: 'spam', reason }, 'contact submission')
   return answer(request, reply, { status: 'accepted', id })
 }
@@ -226,6 +238,19 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   )
 
+  // The alert on people's posts in the quarantine asks how many different clients sent them, so
+  // one client's forged posts cannot fire it (helm/README.md).
+  const personSources = new DistinctSources(PERSON_SOURCES_WINDOW_MS)
+  app.decorate('contactPersonSources', personSources)
+  new Gauge({
+    name: 'contact_quarantine_person_sources',
+    help: 'Different client addresses whose posts were held back for a reason a person can cause, in the last hour, on this pod',
+    registers: [app.metrics],
+    collect() {
+      this.set(personSources.count())
+    },
+  })
+
   app.decorateRequest('contactPost', null)
   app.decorateRequest('contactToken', null)
   app.decorateRequest('contactProof', null)
@@ -249,7 +274,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.info({ outcome: 'invalid', fields: Object.keys(errors) }, 'contact submission')
         return answer(request, reply, { status: 'invalid', errors })
       }
-      // A token asked for too often: the form sends with the page's token instead.
+      // A token asked for too often: the form keeps the text and says when to send again.
       if (error.statusCode === 429 && request.method === 'GET') {
         const retryAfterSeconds = error.retryAfterSeconds ?? 60
         return reply
@@ -323,11 +348,15 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     if (check.verdict !== 'valid') {
       return dropAsSpam(request, reply, TOKEN_REASONS[check.verdict])
     }
-    // A kept page's token is as old as the page, not as the visit: it counts only from a
-    // browser that says the post comes from this site (every browser since 2020 does; a
-    // script reading the page does not).
-    if (check.claims.kind === 'page' && origin !== 'same-origin') {
-      return dropAsSpam(request, reply, 'noBrowser')
+    if (check.claims.kind === 'page') {
+      // Only the form without JavaScript relies on a page's token alone; a script's post
+      // (JSON) carries a solved proof of work, with a token of its own (the form's script never
+      // sends the page's).
+      if (!isFormPost(request)) return dropAsSpam(request, reply, 'proofMissing')
+      // A kept page's token is as old as the page, not as the visit: it counts only from a
+      // browser that says the post comes from this site (every browser since 2020 does; a
+      // script reading the page does not).
+      if (origin !== 'same-origin') return dropAsSpam(request, reply, 'noBrowser')
     }
     // A script's token came with a challenge: its post carries the solution, found in the
     // visitor's browser while they typed. (A kept page's form has no script to solve one.)
@@ -384,6 +413,18 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       const ttl = app.formTokens.limits.maxAgeMs
       if ((await app.formTokens.claims.claim(claim.key, claim.value, ttl)) !== null) {
         return dropAsSpam(request, reply, 'replay', message)
+      }
+      // A page's token costs a bot one page request: its posts have a budget of their own, per
+      // token and per address; one over it is held back for a person to see, not delivered.
+      if (
+        claims.kind === 'page' &&
+        !(await spendPageBudget(
+          app.formTokens,
+          { claims, address: request.ip, value: claim.value },
+          { ms: app.config.CONTACT_RATE_WINDOW, perAddress: app.policyFacts.rateLimit.pageMax },
+        ))
+      ) {
+        return dropAsSpam(request, reply, 'pageBudget', message)
       }
       // So is a proof-of-work solution: one solve, one message, whatever token comes with it.
       const proof = request.contactProof

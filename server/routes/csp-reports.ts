@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { Counter } from 'prom-client'
+import { Counter, Gauge } from 'prom-client'
+import { DistinctSources } from '../lib/distinct-sources.ts'
 import {
   classify,
   type Origins,
@@ -32,11 +33,15 @@ const REPORT_BODY_LIMIT = 8 * 1024
 /** A class of violation is logged at most once a minute; the counter counts every one. */
 const LOG_INTERVAL_MS = 60_000
 
+/** The window of `csp_self_violation_sources`, as long as the alert's (helm/README.md). */
+export const SELF_SOURCES_WINDOW_MS = 15 * 60_000
+
 /**
  * `POST /api/csp-reports`: the browser's reports of what the CSP refused
  * (docs/security.md#security-the-policy-enforced-and-reported), as `application/reports+json`
  * (Reporting API, `report-to`) or `application/csp-report` (`report-uri`). Counted as
- * `csp_violations_total{directive, source}`; a class is logged at most once a minute with the
+ * `csp_violations_total{directive, source}` and, for the site's own files, the different clients
+ * that reported them (`csp_self_violation_sources`); a class is logged at most once a minute with the
  * page's route, never a visitor's address or what was typed. Answered 204, or 400/413/415/429 as
  * JSON (the browser ignores the answer): never a page. Rate limited per IP like the error beacon
  * (`CLIENT_ERROR_RATE_LIMIT`, privacy policy).
@@ -54,6 +59,17 @@ export const cspReportRoutes: FastifyPluginAsync<{ origins: Origins }> = async (
   for (const directive of VIOLATION_DIRECTIVES) {
     for (const source of VIOLATION_SOURCES) violations.labels({ directive, source }).inc(0)
   }
+  // Anyone can post a report: the alert on the site's own files asks how many different
+  // clients reported one, so one client's forged reports cannot fire it.
+  const selfSources = new DistinctSources(SELF_SOURCES_WINDOW_MS)
+  new Gauge({
+    name: 'csp_self_violation_sources',
+    help: 'Different client addresses that reported a violation of source "self" in the last 15 minutes, on this pod',
+    registers: [app.metrics],
+    collect() {
+      this.set(selfSources.count())
+    },
+  })
   /** When each class was last logged, and how many reports of it went unlogged since. */
   const logged = new Map<string, { at: number; unlogged: number }>()
 
@@ -95,6 +111,7 @@ export const cspReportRoutes: FastifyPluginAsync<{ origins: Origins }> = async (
       for (const violation of reported) {
         const { directive, source } = classify(violation, origins)
         violations.labels({ directive, source }).inc()
+        if (source === 'self') selfSources.add(request.ip)
         const key = `${directive} ${source}`
         const last = logged.get(key)
         if (last && now - last.at < LOG_INTERVAL_MS) {

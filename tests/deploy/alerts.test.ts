@@ -192,10 +192,20 @@ const CASES: Record<
         series: app('contact_quarantined_total', 'reason="proofInvalid"'),
         values: '0x120 0+0.2x60',
       },
+      { series: app('contact_quarantine_person_sources'), values: '0x120 9x60' },
     ],
     at: '170m',
     labels: OF_SERVICE,
     healthy: [
+      // One client forging people's reasons (say, tokens it changed itself): one source.
+      [
+        { series: app('contact_quarantined_total', 'reason="honeypot"'), values: '0+0.1x180' },
+        {
+          series: app('contact_quarantined_total', 'reason="proofInvalid"'),
+          values: '0x120 0+0.2x60',
+        },
+        { series: app('contact_quarantine_person_sources'), values: '0x120 1x60' },
+      ],
       // A spam wave: bots' reasons far outnumber the rest.
       [
         { series: app('contact_quarantined_total', 'reason="honeypot"'), values: '0+5x180' },
@@ -203,6 +213,31 @@ const CASES: Record<
       ],
       // A person now and then: an autofill sent too fast.
       [{ series: app('contact_quarantined_total', 'reason="tooFast"'), values: '0+0.02x180' }],
+    ],
+  },
+  // The quarantine's store gone: every try of the day's digest fails, every 10 minutes.
+  WebsiteContactQuarantineDigestFailing: {
+    failing: [
+      {
+        series: app('contact_quarantine_digests_total', 'outcome="failed"'),
+        values: '0x60 1+0.1x120',
+      },
+      { series: app('contact_quarantine_digests_total', 'outcome="queued"'), values: '0x180' },
+    ],
+    at: '150m',
+    labels: OF_SERVICE,
+    healthy: [
+      // One try failed (Redis restarting), the next one queued it.
+      [
+        {
+          series: app('contact_quarantine_digests_total', 'outcome="failed"'),
+          values: '0x120 1x60',
+        },
+        {
+          series: app('contact_quarantine_digests_total', 'outcome="queued"'),
+          values: '0x125 1x55',
+        },
+      ],
     ],
   },
   // Three leads an hour for six hours, then one a minute.
@@ -273,10 +308,22 @@ const CASES: Record<
         series: app('csp_violations_total', 'directive="require-trusted-types-for", source="self"'),
         values: '0x10 0+3x30',
       },
+      { series: app('csp_self_violation_sources'), values: '0x10 12x30' },
     ],
     at: '20m',
     labels: OF_SERVICE,
     healthy: [
+      // One client posting forged reports of the site's own files: one source.
+      [
+        {
+          series: app(
+            'csp_violations_total',
+            'directive="require-trusted-types-for", source="self"',
+          ),
+          values: '0x10 0+3x30',
+        },
+        { series: app('csp_self_violation_sources'), values: '0x10 1x30' },
+      ],
       [
         // Extensions and injected code are refused every day; that is the policy working.
         {

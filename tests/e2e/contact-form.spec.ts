@@ -333,6 +333,64 @@ test.describe('a bot', () => {
   })
 })
 
+test.describe('when the token route’s limit is reached', () => {
+  // A server of its own with a limit of one message, so four tokens, per 10 seconds.
+  const LIMITED_PORT = Number(process.env.LIMITED_E2E_PORT ?? 18352)
+  const limitedOutbox = mkdtempSync(join(tmpdir(), 'modernwerk-limited-outbox-'))
+  let site: SiteProcess | undefined
+  test.beforeAll(async () => {
+    site = await startSite(LIMITED_PORT, {
+      OUTBOX_DIR: limitedOutbox,
+      CONTACT_RATE_MAX: '1',
+      CONTACT_RATE_WINDOW: '10 seconds',
+    })
+  })
+  test.afterAll(async () => {
+    await site?.stop()
+    rmSync(limitedOutbox, { recursive: true, force: true })
+  })
+  test.use({ baseURL: `http://127.0.0.1:${LIMITED_PORT}` })
+
+  test('the form keeps the text, says when to send again, and sends then; never with the page’s token', async ({
+    page,
+    problems,
+  }) => {
+    await page.goto('/contact')
+    await waitForHydration(page)
+    // Other tabs of this visitor took the window's tokens.
+    for (let tab = 0; tab < 4; tab++) {
+      const granted = await page.request.get('/api/contact/token?form=contact&locale=en')
+      expect(granted.status()).toBe(200)
+    }
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/contact') && request.method() === 'POST') {
+        posts.push(request.postData() ?? '')
+      }
+    })
+    const message = `Our warehouse software needs a new home (${Date.now()}).`
+    const form = await fill(page, 'en', true, message)
+    await personPause(page)
+    const submit = form.getByRole('button', { name: label('en', 'submit') })
+    await submit.click()
+    await expect(form.getByRole('alert')).toHaveText(
+      String(get(texts('en', 'common'), 'form.status.rateLimited_one')).replace('{{count}}', '1'),
+    )
+    await expect(form.getByLabel(label('en', 'message'))).toHaveValue(message)
+    // Nothing was posted: a script's post with the page's token would be held back as spam.
+    expect(posts).toEqual([])
+    // Once the window is over, the form has a new token of its own, solved; sending works.
+    await page.waitForTimeout(10_000 + PERSON_PAUSE_MS)
+    await submit.click()
+    await expect(form.getByRole('status')).toHaveText(SUCCESS.en)
+    expect(posts).toHaveLength(1)
+    expect(stored(message, limitedOutbox)).toBe(true)
+    // The browser reports the 429 answer of the token route; it is what this test provokes.
+    expect(problems.every((problem) => /status of 429/.test(problem))).toBe(true)
+    problems.length = 0
+  })
+})
+
 test('the proof of work is solved in this site’s workers while a person types (measured)', async ({
   page,
 }) => {

@@ -35,7 +35,9 @@ const branch = (tree: Tree, path: string) =>
 /** `i18next-cli status …` in a folder, as `npm run i18n:keys` runs it. */
 const status = (cwd: string, ...args: string[]) => i18nextCli(['status', ...args], cwd)
 
-describe('i18next-cli', () => {
+// Each test runs the tool over a copy of the whole project: seconds on an idle machine, far
+// longer on a busy one (a time limit of its own, not the default 20 s).
+describe('i18next-cli', { timeout: 180_000 }, () => {
   it('finds every key the code reads and no key it does not read', () => {
     const { ok, report } = checkKeys(project(() => {}))
     expect(report).toMatch(/Key Status for "pl":\nOverall: 100% \((\d+)\/\1\)/)

@@ -9,7 +9,8 @@
  * `stored-items.ts`, `mail.ts`, `mail-address.ts`), signed with DKIM when a key is configured
  * (`dkim.ts`). Its metrics are read from file names and job fields, never messages
  * (`metrics.ts`). Posts the spam defence drops but that are messages
- * wait in the quarantine for an operator (`quarantine.ts`); the retention sweep deletes
+ * wait in the quarantine for an operator (`quarantine.ts`), who is sent every day's in full
+ * (`quarantine-digest.ts`); the retention sweep deletes
  * delivered, failed and quarantined messages when the privacy policy says (`retention.ts`).
  * Code outside this folder imports it only from here.
  */
@@ -35,6 +36,13 @@ export {
   type Quarantine,
   type QuarantineStats,
 } from './quarantine.ts'
+export {
+  digestData,
+  digestMailOf,
+  digestTime,
+  dueDigest,
+  QUARANTINE_DIGEST_KIND,
+} from './quarantine-digest.ts'
 export { failFastRedis, operatorQueue, RedisOutbox } from './redis-outbox.ts'
 export { startRetention } from './retention.ts'
 export { mailSender, type SiteMailWriter } from './sender.ts'

@@ -118,6 +118,12 @@ export function contactMetrics(registers: Registry, sources: ContactMetricSource
       'reason',
       DROP_REASONS,
     ),
+    digests: counter(
+      'contact_quarantine_digests_total',
+      'Daily digests of held-back messages for MAIL_TO, by outcome: queued, nothing (nothing held back), failed (to be tried again)',
+      'outcome',
+      ['queued', 'nothing', 'failed'],
+    ),
     quarantineRemoved: counter(
       'contact_quarantine_removed_total',
       'Quarantine entries deleted unreleased: pushed out by newer ones (evicted) or after QUARANTINE_DAYS (expired)',

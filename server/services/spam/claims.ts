@@ -77,15 +77,22 @@ export class MemoryClaimStore implements ClaimStore {
   /** Called when a claim was given back. */
   protected released?(key: string, value: string): void
 
+  /** Called after each sweep, with how many expired claims it forgot. */
+  protected swept?(forgotten: number): void
+
   close(): void {
     clearInterval(this.#sweep)
     this.#claims.clear()
   }
 
   #forgetExpired(now: number) {
+    let forgotten = 0
     for (const [key, { expiresAt }] of this.#claims) {
-      if (expiresAt <= now) this.#claims.delete(key)
+      if (expiresAt > now) continue
+      this.#claims.delete(key)
+      forgotten++
     }
+    this.swept?.(forgotten)
   }
 }
 
@@ -96,8 +103,11 @@ export const CLAIMS_FILE = '.form-token-claims'
  * One replica's claims kept across restarts: in memory as `MemoryClaimStore`, and each claim
  * taken or given back appended as a line to a file beside the forms' key, read back at start
  * (expired lines dropped, the file written anew). A replay refused before a restart is refused
- * after it. Lines hold keys and values only (a token's nonce, keyed checksums): nothing
- * personal. The file is written anew when it holds more than twice the live claims and 1,000 lines.
+ * after it. Lines hold keys and values only: a token's nonce and keyed checksums, some of them
+ * of a client's address (the page tokens' budget, page-budget.ts), which the privacy policy
+ * keeps no longer than the claim. So the file is written anew, with the live claims alone, at
+ * the sweep after a claim expired or was given back (within a minute), and when it holds more
+ * than twice the live claims and 1,000 lines.
  */
 export class FileClaimStore extends MemoryClaimStore {
   readonly #path: string
@@ -105,6 +115,8 @@ export class FileClaimStore extends MemoryClaimStore {
   /** The line count at which the file is written anew: twice the live claims, and 1,000. */
   #rewriteAt = 1_000
   #writes: Promise<void> = Promise.resolve()
+  /** The file still holds claims that expired or were given back. */
+  #hasGone = false
 
   private constructor(path: string, maxEntries?: number) {
     super(maxEntries)
@@ -139,6 +151,17 @@ export class FileClaimStore extends MemoryClaimStore {
 
   protected override released(key: string, value: string): void {
     this.#append(`r\t${key}\t${value}\n`)
+    this.#hasGone = true
+  }
+
+  protected override swept(forgotten: number): void {
+    if (forgotten > 0) this.#hasGone = true
+    if (!this.#hasGone) return
+    this.#writes = this.#writes
+      .then(async () => {
+        if (this.#hasGone) await this.#rewrite()
+      })
+      .catch(() => {})
   }
 
   /** Resolves when every change so far is in the file. */
@@ -159,13 +182,21 @@ export class FileClaimStore extends MemoryClaimStore {
 
   /** The live claims alone, written to a new file that replaces the old one. */
   async #rewrite() {
+    // Cleared before the snapshot: a claim that goes while the file is written is written
+    // out at the next sweep.
+    this.#hasGone = false
     const live = this.live()
     const text = live
       .map(([key, { value, expiresAt }]) => `c\t${key}\t${value}\t${expiresAt}\n`)
       .join('')
     const temporary = `${this.#path}.${process.pid}.tmp`
-    await writeFile(temporary, text, { mode: 0o600 })
-    await rename(temporary, this.#path)
+    try {
+      await writeFile(temporary, text, { mode: 0o600 })
+      await rename(temporary, this.#path)
+    } catch (error) {
+      this.#hasGone = true
+      throw error
+    }
     this.#lines = live.length
     this.#rewriteAt = 2 * live.length + 1_000
   }

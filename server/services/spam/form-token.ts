@@ -153,6 +153,17 @@ export class FormTokens {
     return checkToken(this.#keys, token, expected, this.limits)
   }
 
+  /**
+   * An address within one window of the page tokens' budget (page-budget.ts), as a keyed
+   * checksum: the address itself is not kept, and the window's number makes each window's
+   * checksum another.
+   */
+  addressKey(address: string, window: number): string {
+    return createHmac('sha256', this.#keys.current.secret)
+      .update(`${address}\n${window}`)
+      .digest('base64url')
+  }
+
   /** The claim of a message's text (`repeated`, docs/contact.md#spam-defence): a keyed checksum. */
   textKey(text: string): string {
     return `text:${createHmac('sha256', this.#keys.current.secret).update(text).digest('base64url')}`

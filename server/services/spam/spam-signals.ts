@@ -24,7 +24,10 @@ import { decodeEncodedWords, hasEncodedWord } from '../../lib/encoded-words.ts'
  * - `noBrowser`: a kept page's token (the form without JavaScript) posted without the
  *   browser's word that it comes from this site (`Sec-Fetch-Site`, else `Origin`);
  * - `proofMissing`, `proofInvalid`: a script's token without the proof of work's solution, or
- *   with one that is wrong, changed, expired or not for a challenge of this site's;
+ *   with one that is wrong, changed, expired or not for a challenge of this site's; and a page's
+ *   token posted by a script (JSON): only the form without JavaScript may rely on it alone;
+ * - `pageBudget`: a post that relies on a page's token alone, over that token's or that
+ *   address's budget (page-budget.ts): a person may share a kept page's token with others;
  * - `replay`: a token or a solution used again for another message, or the same plain post
  *   sent twice;
  * - `tokenExpired`: a form left open longer than `CONTACT_TOKEN_MAX_AGE`;
@@ -41,6 +44,7 @@ export const REJECTIONS = {
   proofMissing: { answer: 'dropped', mayBePerson: false },
   proofInvalid: { answer: 'dropped', mayBePerson: true },
   replay: { answer: 'dropped', mayBePerson: false },
+  pageBudget: { answer: 'dropped', mayBePerson: true },
   tokenExpired: { answer: 'renewed' },
   keyUnknown: { answer: 'renewed' },
 } as const satisfies Record<

@@ -82,48 +82,78 @@ describe('the quarantine, one replica (folder)', () => {
   const post = async (payload: object) =>
     app.inject({ method: 'POST', url: '/api/contact', payload })
 
-  it('lists a dropped message without its address, shows it, releases it: delivered once, marked', async () => {
-    await startApp()
-    const response = await post(await dropped())
-    expect(response.json()).toMatchObject({ status: 'accepted' })
-    const [entry] = (await app.contact.quarantine?.list()) ?? []
-    if (!entry) throw new Error('nothing was quarantined')
+  // Five commands, each a Node process of its own: a while on a busy machine.
+  it(
+    'lists a dropped message without its address, shows it, releases it: delivered once, marked',
+    { timeout: 90_000 },
+    async () => {
+      await startApp()
+      const response = await post(await dropped())
+      expect(response.json()).toMatchObject({ status: 'accepted' })
+      const [entry] = (await app.contact.quarantine?.list()) ?? []
+      if (!entry) throw new Error('nothing was quarantined')
 
-    const list = await quarantineCommand(env(), 'list')
-    expect(list.code).toBe(0)
-    expect(list.stdout).toContain(entry.id)
-    expect(list.stdout).toMatch(/honeypot\s+contact\s+pl\s+\d+ B/)
-    expect(list.stdout).toContain('1 entries')
-    for (const personal of [POLISH.email, POLISH.name, POLISH.company, POLISH.message]) {
-      expect(list.stdout).not.toContain(personal)
-    }
-    expect((await quarantineCommand(env(), 'list', '--addresses')).stdout).toContain(POLISH.email)
+      const list = await quarantineCommand(env(), 'list')
+      expect(list.code).toBe(0)
+      expect(list.stdout).toContain(entry.id)
+      expect(list.stdout).toMatch(/honeypot\s+contact\s+pl\s+\d+ B/)
+      expect(list.stdout).toContain('1 entries')
+      for (const personal of [POLISH.email, POLISH.name, POLISH.company, POLISH.message]) {
+        expect(list.stdout).not.toContain(personal)
+      }
+      expect((await quarantineCommand(env(), 'list', '--addresses')).stdout).toContain(POLISH.email)
 
-    const shown = await quarantineCommand(env(), 'show', entry.id)
-    expect(shown.stdout).toContain(POLISH.message)
-    expect(shown.stdout).toContain('reason:    honeypot')
+      const shown = await quarantineCommand(env(), 'show', entry.id)
+      expect(shown.stdout).toContain(POLISH.message)
+      expect(shown.stdout).toContain('reason:    honeypot')
 
-    const released = await quarantineCommand(env(), 'release', entry.id)
-    expect(released.code).toBe(0)
-    expect(released.stdout).toContain(`Released ${entry.id}`)
-    await eventually(() => smtp.received.length === 1)
-    const mail = smtp.received[0]?.mail
-    const marker = mailText('released').replace('{{reason}}', mailText('dropReason.honeypot'))
-    expect(mail?.subject).toBe(`${marker} ${mailText('subjectPrefix')}: ${POLISH.subject}`)
-    expect(mail?.text).toContain(
-      `${mailText('releasedReason')}: ${mailText('dropReason.honeypot')}`,
-    )
-    expect(mail?.text).toContain(POLISH.message)
-    expect(mail?.replyTo?.text).toContain(POLISH.email)
+      const released = await quarantineCommand(env(), 'release', entry.id)
+      expect(released.code).toBe(0)
+      expect(released.stdout).toContain(`Released ${entry.id}`)
+      await eventually(() => smtp.received.length === 1)
+      const mail = smtp.received[0]?.mail
+      const marker = mailText('released').replace('{{reason}}', mailText('dropReason.honeypot'))
+      expect(mail?.subject).toBe(`${marker} ${mailText('subjectPrefix')}: ${POLISH.subject}`)
+      expect(mail?.text).toContain(
+        `${mailText('releasedReason')}: ${mailText('dropReason.honeypot')}`,
+      )
+      expect(mail?.text).toContain(POLISH.message)
+      expect(mail?.replyTo?.text).toContain(POLISH.email)
 
-    // Once: gone from the quarantine, and releasing it again finds nothing.
-    expect(await app.contact.quarantine?.list()).toEqual([])
-    const again = await quarantineCommand(env(), 'release', entry.id)
-    expect(again.code).toBe(1)
-    expect(again.stdout).toContain('No entry')
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(smtp.received).toHaveLength(1)
-  })
+      // Once: gone from the quarantine, and releasing it again finds nothing.
+      expect(await app.contact.quarantine?.list()).toEqual([])
+      const again = await quarantineCommand(env(), 'release', entry.id)
+      expect(again.code).toBe(1)
+      expect(again.stdout).toContain('No entry')
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(smtp.received).toHaveLength(1)
+    },
+  )
+
+  it(
+    'sends the daily digest now: the last 24 hours held back, in full, to MAIL_TO',
+    { timeout: 60_000 },
+    async () => {
+      await startApp({ MAIL_TO: 'leads@modernwerk.example' })
+      const nothing = await quarantineCommand(env(), 'digest')
+      expect(nothing.stdout).toContain('Nothing was held back in the last 24 hours')
+      await post(await dropped())
+      const [entry] = (await app.contact.quarantine?.list()) ?? []
+      if (!entry) throw new Error('nothing was quarantined')
+      const queued = await quarantineCommand(env(), 'digest')
+      expect(queued.code).toBe(0)
+      expect(queued.stdout).toContain('Queued the digest of 1 held-back messages')
+      await eventually(() => smtp.received.length === 1)
+      const digest = smtp.received[0]
+      expect(digest?.envelopeTo).toEqual(['leads@modernwerk.example'])
+      expect(digest?.mail.subject).toBe('[Website] 1 held-back message to review')
+      expect(digest?.mail.text).toContain(POLISH.message)
+      expect(digest?.mail.text).toContain(`contact:quarantine -- release ${entry.id}`)
+      // The digest shows the entry; it stays in the quarantine until released or deleted.
+      expect((await app.contact.quarantine?.list())?.map(({ id }) => id)).toEqual([entry.id])
+      expect((await quarantineCommand(env(), 'digest', 'extra')).code).toBe(2)
+    },
+  )
 
   it('shows control and bidirectional characters written out, as a release would mail them', async () => {
     await startApp()

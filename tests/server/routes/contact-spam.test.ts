@@ -383,6 +383,78 @@ describe('the form token', () => {
     expect(await quarantined()).toEqual(['replay', 'noBrowser'])
   })
 
+  it('of a kept page, posted by a script as JSON, is taken for spam: only the form without JavaScript relies on it alone', async () => {
+    await startApp()
+    const page = await (await fetch(`${origin}/contact`)).text()
+    const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? ''
+    await new Promise((resolve) => setTimeout(resolve, 3_100))
+    const browser = { 'sec-fetch-site': 'same-origin' }
+    // Answered like a success, so a bot learns nothing; held back, never delivered.
+    const response = await post({ ...VALID, form: 'contact', token }, browser)
+    expect(response.status).toBe(202)
+    expect(await metric('contact_rejected_total{reason="proofMissing"}')).toBe(1)
+    await droppedIntoQuarantine('proofMissing')
+  })
+
+  it('of a kept page has a budget of 3 messages, whoever sends them; more are held back, not delivered', async () => {
+    await startApp({ TRUST_PROXY: '127.0.0.1' })
+    const page = await (await fetch(`${origin}/contact`)).text()
+    const token = /name="token" value="([^"]+)"/.exec(page)?.[1] ?? ''
+    await new Promise((resolve) => setTimeout(resolve, 3_100))
+    // Four visitors (four addresses) of one kept page, each with a message of their own.
+    const names = ['Ada Lovelace', 'Grace Hopper', 'Hedy Lamarr', 'Joan Clarke']
+    for (const [index, name] of names.entries()) {
+      const visitor = {
+        'sec-fetch-site': 'same-origin',
+        'x-forwarded-for': `203.0.113.${index + 1}`,
+      }
+      expect((await post({ ...VALID, name, form: 'contact', token }, visitor, true)).status).toBe(
+        303,
+      )
+    }
+    await eventually(() => smtp.received.length === 3)
+    expect(await metric('contact_rejected_total{reason="pageBudget"}')).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.received).toHaveLength(3)
+    // The fourth is kept for a person to see (the daily digest), its text whole.
+    const entries = (await app.contact.quarantine?.list()) ?? []
+    expect(entries.map((entry) => [entry.reason, entry.entry.message.name])).toEqual([
+      ['pageBudget', 'Joan Clarke'],
+    ])
+  })
+
+  it('of kept pages has a budget of 2 messages per address and window; the same post sent again spends none', async () => {
+    await startApp()
+    const key = tokenKey(Buffer.from(TEST_TOKEN_SECRET))
+    // Three kept pages' tokens (say, three forms of the site), one visitor's address.
+    const tokens = ['contact', 'home', 'contact'].map((form) =>
+      issueToken(key, {
+        kind: 'page',
+        form: form as 'contact' | 'home',
+        locale: 'en',
+        issuedAt: Date.now() - 30_000,
+      }),
+    )
+    const browser = { 'sec-fetch-site': 'same-origin' }
+    const first = { ...VALID, form: 'contact', token: tokens[0] ?? '' }
+    expect((await post(first, browser, true)).status).toBe(303)
+    // A reload of the same post: one lead, and no second unit of the budget.
+    expect((await post(first, browser, true)).status).toBe(303)
+    const second = { ...VALID, name: 'Grace Hopper', form: 'home', token: tokens[1] ?? '' }
+    expect((await post(second, browser, true)).status).toBe(303)
+    await eventually(() => smtp.received.length === 2)
+    const third = { ...VALID, name: 'Hedy Lamarr', form: 'contact', token: tokens[2] ?? '' }
+    expect((await post(third, browser, true)).status).toBe(303)
+    expect(await metric('contact_rejected_total{reason="pageBudget"}')).toBe(1)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(smtp.received).toHaveLength(2)
+    expect(await quarantined()).toEqual(['replay', 'pageBudget'])
+    // The script's form is not held to it: a token of its own with a solved proof.
+    const scripted = { ...VALID, name: 'Joan Clarke', proof: await personProof() }
+    expect((await post(scripted, {})).status).toBe(202)
+    await eventually(() => smtp.received.length === 3)
+  })
+
   it('is given to the form’s script fresh, never cached, for the form and language asked', async () => {
     await startApp()
     const response = await fetch(`${origin}/api/contact/token?form=home&locale=pl`)

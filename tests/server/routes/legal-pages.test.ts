@@ -66,7 +66,7 @@ const STATED: PerLanguage<Stated> = {
     logs: 'deletes it automatically after 9 days',
     errorReports: 'up to 10 security reports per minute',
     queueDisk: 'no more than 2 hours later',
-    tokenMaxAge: 'for 4 hours, after which a token expires',
+    tokenMaxAge: 'for 4 hours; by then, the token has expired anyway',
     statistics: 'we keep them for 90 days',
   },
   de: {
@@ -77,7 +77,7 @@ const STATED: PerLanguage<Stated> = {
     logs: 'nach 9 Tagen automatisch löscht',
     errorReports: 'Er nimmt je Minute bis zu 10 Fehlermeldungen',
     queueDisk: 'spätestens 2 Stunden danach',
-    tokenMaxAge: 'für 4 Stunden; danach ist ein Token',
+    tokenMaxAge: 'für 4 Stunden jedes verwendete Token',
     statistics: 'bewahren sie 90 Tage lang auf',
   },
   pl: {
@@ -88,7 +88,7 @@ const STATED: PerLanguage<Stated> = {
     logs: 'usuwa go po 9 dniach',
     errorReports: 'do 10 zgłoszeń naruszeń na minutę',
     queueDisk: 'okresu wynoszącego 2 godziny',
-    tokenMaxAge: 'przez 4 godziny; po tym czasie token',
+    tokenMaxAge: 'przez 4 godziny przechowujemy wykorzystany token',
     statistics: 'przechowujemy je przez 90 dni',
   },
 }

@@ -378,6 +378,47 @@ describe.skipIf(!HAS_SPAMASSASSIN)('what SpamAssassin makes of the site’s mail
     })
   })
 
+  describe('the daily digest of held-back messages', () => {
+    let app: FastifyInstance
+
+    beforeAll(async () => {
+      app = await site(smtp)
+    })
+
+    afterAll(async () => {
+      await app.close()
+    })
+
+    it('as the app sends it in the morning', { timeout: 60_000 }, async () => {
+      // A person's post held back (the hidden field autofilled), and a bot's with a link.
+      for (const body of [
+        { ...german.body, website: 'https://autofill.example' },
+        {
+          ...german.body,
+          name: 'Best Offers',
+          message: 'Cheap backlinks for your site: https://links.example/order',
+          website: 'https://links.example',
+        },
+      ]) {
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/contact',
+          headers: { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' },
+          payload: JSON.stringify(await withToken({ ...body, form: 'contact' })),
+        })
+        expect(response.statusCode).toBe(202)
+      }
+      const before = smtp.received.length
+      expect(await app.quarantineDigest?.run(new Date(Date.now() + 86_400_000))).toBe('queued')
+      await eventually(() => smtp.received.length > before, 30_000)
+      const digest = smtp.received.at(-1)
+      if (!digest) throw new Error('not received')
+      expect(digest.mail.subject).toMatch(/^\[Website\] 2 held-back messages to review/)
+      const verdict = await score(digest, 'the daily digest of held-back messages')
+      expect(verdict.score, describeVerdict(verdict)).toBeLessThan(CLEAN_LIMIT)
+    })
+  })
+
   describe.skipIf(!HAS_PROMETHEUS)('the weekly insight summary', () => {
     let app: FastifyInstance
     let prometheus: Awaited<ReturnType<typeof startPrometheus>>

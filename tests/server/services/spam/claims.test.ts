@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -95,6 +95,34 @@ describe('in memory and a file (one replica, across restarts)', () => {
       'c token:short submission-f',
     ])
     rmSync(folder, { recursive: true, force: true })
+  })
+
+  it('keeps no expired or given-back claim on disk past the next sweep, a minute later at most', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'modernwerk-claims-'))
+    vi.useFakeTimers({ toFake: ['setInterval', 'Date'] })
+    try {
+      const store = await FileClaimStore.open(folder)
+      // An address's unit of the page tokens' budget (a keyed checksum), for its window.
+      await store.claim('page-address:checksum:0', 'submission-a', 15 * 60_000)
+      await store.claim('token:given-back', 'submission-b', 6 * 3_600_000)
+      await store.release('token:given-back', 'submission-b')
+      await store.claim('token:live', 'submission-c', 6 * 3_600_000)
+      await store.flushed()
+      const keys = () =>
+        readFileSync(join(folder, CLAIMS_FILE), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => line.split('\t').slice(0, 2).join(' '))
+      expect(keys()).toContain('c page-address:checksum:0')
+      // The window is over; the sweep after it writes the file anew.
+      await vi.advanceTimersByTimeAsync(16 * 60_000)
+      await store.flushed()
+      expect(keys()).toEqual(['c token:live'])
+      store.close()
+    } finally {
+      vi.useRealTimers()
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 })
 
