@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
+import { SMTP_TIMEOUTS } from './services/contact/index.ts'
 
 /**
  * The process: configuration, listening, graceful shutdown. Node runs this file and the server
@@ -33,9 +34,21 @@ async function main() {
     isClosing = true
     app.isShuttingDown = true
     app.log.info({ signal }, 'shutting down')
-    const timer = setTimeout(() => {
+    const exitNow = () => {
       app.log.error('graceful shutdown timed out; exiting')
       process.exit(1)
+    }
+    // Requests get SHUTDOWN_GRACE_MS. A mail handed to the relay gets its answer, however long
+    // SMTP's own timeout lets it take: cut off, it may be in the relay's hands already, and its
+    // retry on another pod would be a second copy. The process exits once it has the answer.
+    const timer = setTimeout(() => {
+      const deliveries = app.contact.deliveriesInProgress()
+      if (deliveries === 0) return exitNow()
+      app.log.warn(
+        { deliveries, waitMs: SMTP_TIMEOUTS.socketMs },
+        'shutdown grace period over: waiting for the delivery in progress',
+      )
+      setTimeout(exitNow, SMTP_TIMEOUTS.socketMs).unref()
     }, config.SHUTDOWN_GRACE_MS)
     timer.unref()
     await app.close()

@@ -264,9 +264,15 @@ the chart's. Takes a dict: "context" (the root), "annotations" and "volumes" (na
 Checks across values that the JSON schema cannot express. Fails the render with a message.
 */}}
 {{- define "modernization-partners-web.validate" -}}
-{{- $needed := add .Values.preStopSleepSeconds .Values.shutdownGraceSeconds }}
+{{- /* The app waits past shutdownGraceSeconds for the mail server's answer to a mail in
+  progress, at most its SMTP socket timeout: 600 s, RFC 5321's for the end of DATA
+  (SMTP_TIMEOUTS.socketMs in server/services/contact/sender.ts; the chart test keeps the two
+  equal). Killed in that wait, the pod leaves a lead the mail server may have to another pod,
+  which sends it again. */}}
+{{- $smtpWait := 600 }}
+{{- $needed := add .Values.preStopSleepSeconds .Values.shutdownGraceSeconds $smtpWait }}
 {{- if le (int .Values.terminationGracePeriodSeconds) (int $needed) }}
-{{- fail (printf "terminationGracePeriodSeconds (%d) must be greater than preStopSleepSeconds + shutdownGraceSeconds (%d), or Kubernetes kills the app while it drains" (int .Values.terminationGracePeriodSeconds) (int $needed)) }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must be greater than preStopSleepSeconds + shutdownGraceSeconds + %d (%d): after its requests a stopping pod waits up to %d s for the mail server's answer to a mail in progress (RFC 5321's timeout), and a pod killed in that wait has the lead sent again by another pod; a pod with no mail in progress still exits at once" (int .Values.terminationGracePeriodSeconds) $smtpWait (int $needed) $smtpWait) }}
 {{- end }}
 {{- if and .Values.autoscaling.enabled (gt (int .Values.autoscaling.minReplicas) (int .Values.autoscaling.maxReplicas)) }}
 {{- fail "autoscaling.minReplicas must not be greater than autoscaling.maxReplicas" }}
@@ -276,9 +282,6 @@ Checks across values that the JSON schema cannot express. Fails the render with 
 {{- end }}
 {{- if eq (int .Values.metrics.port) (int .Values.containerPort) }}
 {{- fail "metrics.port must differ from containerPort: /metrics has a port of its own so that the Ingress, which routes to containerPort, never reaches it" }}
-{{- end }}
-{{- if lt (int .Values.shutdownGraceSeconds) 2 }}
-{{- fail (printf "shutdownGraceSeconds (%d) must be at least 2: the app gives each SMTP step shutdownGraceSeconds / 2 (at least 1 s), and a delivery cut off by the shutdown may be sent twice" (int .Values.shutdownGraceSeconds)) }}
 {{- end }}
 {{- $rolling := .Values.updateStrategy.rollingUpdate | default dict }}
 {{- if and (eq .Values.updateStrategy.type "RollingUpdate") (has (toString $rolling.maxSurge) (list "0" "0%")) (has (toString $rolling.maxUnavailable) (list "0" "0%")) }}

@@ -85,6 +85,11 @@ declare module 'fastify' {
       /** Where dropped posts are kept (docs/contact.md#quarantine); null with `QUARANTINE_DAYS=0`.
        * */
       quarantine: Quarantine | null
+      /**
+       * How many mails this process has handed to the relay without its answer yet: a
+       * shutdown waits for them (at most `SMTP_TIMEOUTS.socketMs` past `SHUTDOWN_GRACE_MS`).
+       */
+      deliveriesInProgress: () => number
     }
   }
 }
@@ -115,9 +120,6 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
     const { config } = app
     const sender = mailSender({
       url: config.SMTP_URL,
-      // SMTP socket timeouts stay well below the shutdown grace period, so stopping never has
-      // to cut a delivery off (which could send a message twice).
-      timeoutMs: Math.max(1_000, Math.floor(config.SHUTDOWN_GRACE_MS / 2)),
       dkim: dkimSigning(config),
       settings: { from: config.MAIL_FROM, to: namedRecipient(config.MAIL_TO, COMPANY.brand) },
       texts: (locale) => app.i18n.getFixedT(locale, [...MAIL_NAMESPACES]),
@@ -166,6 +168,16 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       firstDiskRewriteMs,
     })
     store = messages
+    // A shutdown starts no delivery and waits for the ones in progress, never cutting one off:
+    // once the message's data went out the relay may have it, and a retry, here or on another
+    // replica, would be a second copy. The SMTP timeouts bound the wait (SMTP_TIMEOUTS), and
+    // server/main.ts keeps the process alive for it past SHUTDOWN_GRACE_MS.
+    app.addHook('preClose', (done) => {
+      messages.stopDelivering()
+      const deliveries = sender.sending()
+      if (deliveries > 0) app.log.info({ deliveries }, 'shutdown waits for a delivery in progress')
+      done()
+    })
     app.addHook('onClose', async () => {
       await messages.close()
       sender.close()
@@ -284,6 +296,7 @@ export const contactDeliveryPlugin = fp<ContactDeliveryOptions>(
       },
       purgeExpired: retention.run,
       purgeQuarantine: (now) => purgeQuarantine(now),
+      deliveriesInProgress: sender.sending,
     })
   },
   { name: 'contact-delivery', dependencies: ['i18n'] },

@@ -15,6 +15,7 @@ import { parse, parseAllDocuments } from 'yaml'
 import { ConfigSchema, loadConfig } from '#server/config.ts'
 import { addressMatcher } from '#server/lib/ip-addresses.ts'
 import { dkimSigning } from '#server/services/contact/dkim.ts'
+import { SMTP_TIMEOUTS } from '#server/services/contact/sender.ts'
 import { dkimKeyPair } from '#tests/helpers/dkim.ts'
 import { startFakeKubeApi } from '#tests/helpers/fake-kube-api.ts'
 import { helm, helmBinary } from '#tests/helpers/helm.ts'
@@ -325,6 +326,34 @@ describe.skipIf(!binary)('Helm chart', () => {
       expect(result.stderr).toMatch(/schema|execution error/)
     },
   )
+
+  it("gives a stopping pod time for the mail server's answer to a mail in progress, and refuses less", () => {
+    const values = parse(readFileSync(join(CHART, 'values.yaml'), 'utf8')) as {
+      preStopSleepSeconds: number
+      shutdownGraceSeconds: number
+    }
+    // After its requests' grace the app waits at most its SMTP socket timeout for an answer.
+    const wait = SMTP_TIMEOUTS.socketMs / 1000
+    expect(wait).toBe(600)
+    const needed = values.preStopSleepSeconds + values.shutdownGraceSeconds + wait
+    const pod = podSpec(render('defaults'), 'Deployment', FULLNAME)
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(needed)
+    expect(env(pod.containers[0], 'SHUTDOWN_GRACE_MS')?.value).toBe(
+      String(values.shutdownGraceSeconds * 1000),
+    )
+    // The chart's bound is the app's: refused at the sum itself, with what to set and why.
+    const refused = template('defaults', ['--set', `terminationGracePeriodSeconds=${needed}`])
+    expect(refused.status).not.toBe(0)
+    expect(refused.stderr).toContain(
+      `terminationGracePeriodSeconds (${needed}) must be greater than preStopSleepSeconds + shutdownGraceSeconds + ${wait} (${needed}): after its requests a stopping pod waits up to ${wait} s for the mail server's answer to a mail in progress`,
+    )
+    expect(refused.stderr).toContain('a pod with no mail in progress still exits at once')
+    expect(
+      template('defaults', ['--set', `terminationGracePeriodSeconds=${needed + 1}`]).status,
+    ).toBe(0)
+    // The default before the wait: enough for the requests alone, no longer accepted.
+    expect(template('defaults', ['--set', 'terminationGracePeriodSeconds=30']).status).not.toBe(0)
+  })
 
   it('refuses a route or an Ingress without TRUST_PROXY, and a hop count, saying what to set', () => {
     const withoutList = template('defaults', ['--set', 'ingress.enabled=true'])
@@ -895,7 +924,10 @@ describe.skipIf(!binary)('Helm chart', () => {
         ['--set', 'redis.enabled=true', '--set', 'redis.maxmemory=300mb'],
         /redis\.maxmemory .* must be below redis\.resources\.limits\.memory/,
       ],
-      [['--set', 'shutdownGraceSeconds=1'], /shutdownGraceSeconds \(1\) must be at least 2/],
+      [
+        ['--set', 'shutdownGraceSeconds=60'],
+        /terminationGracePeriodSeconds \(630\) must be greater than preStopSleepSeconds \+ shutdownGraceSeconds \+ 600 \(665\)/,
+      ],
       [
         ['--set', 'updateStrategy.rollingUpdate.maxSurge=0'],
         /maxSurge and maxUnavailable cannot both be 0/,

@@ -52,10 +52,10 @@ const log = (message: string) =>
 /** Longest a podman command may take: a stuck one fails the drill instead of holding CI. */
 const PODMAN_TIMEOUT_MS = 5 * 60_000
 
-function podman(args: string[]): string {
+function podman(args: string[], timeoutMs = PODMAN_TIMEOUT_MS): string {
   const result = spawnSync('podman', args, {
     encoding: 'utf8',
-    timeout: PODMAN_TIMEOUT_MS,
+    timeout: timeoutMs,
     killSignal: 'SIGKILL',
   })
   if (result.error) throw new Error(`podman ${args.join(' ')}: ${result.error.message}`)
@@ -283,18 +283,34 @@ function postLead(address: string): number {
   return Number(output.trim())
 }
 
-/** Terminates a pod as the kubelet does: out of the endpoints, the preStop pause, SIGTERM. */
+/**
+ * A pod's shutdown as the chart sets it: the preStop pause (its hook's `setTimeout`) and
+ * `terminationGracePeriodSeconds`, in seconds.
+ */
+function shutdownTiming(spec: PodSpec): { preStopSeconds: number; graceSeconds: number } {
+  const hook = spec.containers[0]?.lifecycle?.preStop?.exec?.command?.join(' ') ?? ''
+  const pause = /setTimeout\(\(\) => \{\}, (\d+)\)/.exec(hook)?.[1]
+  const graceSeconds = spec.terminationGracePeriodSeconds
+  if (graceSeconds === undefined) throw new Error('the chart set no terminationGracePeriodSeconds')
+  return { preStopSeconds: pause ? Number(pause) / 1000 : 0, graceSeconds }
+}
+
+/**
+ * Terminates a pod as the kubelet does: out of the endpoints, the preStop pause, SIGTERM, and
+ * a kill once the rest of the grace period is over (with the chart's default over 10 minutes,
+ * room for the mail server's answer to a delivery in progress; a pod with none exits at once).
+ */
 async function terminate(
   name: string,
   address: string,
   endpoints: string[],
-  preStopSeconds: number,
-  graceSeconds: number,
+  { preStopSeconds, graceSeconds }: ReturnType<typeof shutdownTiming>,
 ) {
   const index = endpoints.indexOf(address)
   if (index >= 0) endpoints.splice(index, 1)
   await sleep(preStopSeconds * 1000)
-  podman(['pod', 'stop', '-t', String(graceSeconds - preStopSeconds), name])
+  const stopSeconds = graceSeconds - preStopSeconds
+  podman(['pod', 'stop', '-t', String(stopSeconds), name], (stopSeconds + 60) * 1000)
   podman(['pod', 'rm', '-f', name])
 }
 
@@ -417,14 +433,13 @@ try {
   if (status !== 202) throw new Error(`the lead was answered ${status}, not 202`)
   log('a lead posted while the mail server is down: 202')
 
-  const preStop = 5
-  const grace = 30
+  const timing = shutdownTiming(siteSpec())
   for (const round of [1, 2]) {
     for (let i = 0; i < replicas; i++) {
       const old = pods.shift()
       if (!old) break
       const fresh = await startSitePod()
-      await terminate(old.name, old.address, traffic.endpoints, preStop, grace)
+      await terminate(old.name, old.address, traffic.endpoints, timing)
       pods.push(fresh)
     }
     log(`rollout ${round}: the site's pods are now ${pods.map((pod) => pod.name).join(', ')}`)
@@ -483,13 +498,14 @@ try {
   const first = await startFolderPod(1)
   await sleep(1_000)
   const stopping = Date.now()
-  await terminate(first.name, first.address, recreate.endpoints, preStop, grace)
+  const folderTiming = shutdownTiming(folderSpec)
+  await terminate(first.name, first.address, recreate.endpoints, folderTiming)
   await startFolderPod(2)
   const downtime = (Date.now() - stopping) / 1000
   await sleep(1_000)
   await recreate.stop()
   log(
-    `Recreate, for comparison (the folder on a volume, one pod): no pod served pages for ${downtime.toFixed(1)} s of the rollout (${preStop} s preStop pause, the stop, the new pod's start)`,
+    `Recreate, for comparison (the folder on a volume, one pod): no pod served pages for ${downtime.toFixed(1)} s of the rollout (${folderTiming.preStopSeconds} s preStop pause, the stop, the new pod's start)`,
   )
   if (claim) quietly(['volume', 'rm', '-f', claim])
   log(`passed in ${Math.round((Date.now() - started) / 1000)} s`)

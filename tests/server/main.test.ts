@@ -1,10 +1,14 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { FileOutbox } from '#server/services/contact/index.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { freePort } from '#tests/helpers/net.ts'
+import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
 const MAIN = join(import.meta.dirname, '..', '..', 'server', 'main.ts')
 
@@ -131,6 +135,68 @@ describe('server process', { timeout: 60_000 }, () => {
       await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow()
     } finally {
       taken.close()
+    }
+  })
+
+  it('on SIGTERM waits past SHUTDOWN_GRACE_MS for the relay to answer a lead it has, which arrives once', async () => {
+    // A relay that answers the end of DATA 8 s late, and a lead accepted before this process
+    // started, sent by its worker at start.
+    const smtp = await startSmtpServer()
+    smtp.answerAfter(8_000)
+    const outboxDir = mkdtempSync(join(tmpdir(), 'modernwerk-outbox-'))
+    const outbox = new FileOutbox(outboxDir)
+    await outbox.init()
+    const id = crypto.randomUUID()
+    await outbox.put({
+      id,
+      receivedAt: new Date().toISOString(),
+      message: {
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        service: 'cloud',
+        subject: 'Shutdown test',
+        message: 'We would like to move our ERP servers to a German data centre this year.',
+        locale: 'en',
+      },
+    })
+    const port = await freePort()
+    const server = start({
+      PORT: String(port),
+      METRICS_PORT: String(port),
+      HOST: '127.0.0.1',
+      SMTP_URL: smtp.url,
+      OUTBOX_DIR: outboxDir,
+      // Far shorter than the relay's answer: the wait for it is the delivery's, not the grace.
+      SHUTDOWN_GRACE_MS: '1000',
+    })
+    try {
+      // Started, and the relay has the lead (its data ended) but has not answered yet.
+      await waitForHealthy(port)
+      await eventually(() => smtp.received.length === 1, 30_000)
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toBe(0)
+      const messages = server
+        .output()
+        .stdout.trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg)
+      expect(messages).toEqual(
+        expect.arrayContaining([
+          'shutdown waits for a delivery in progress',
+          'shutdown grace period over: waiting for the delivery in progress',
+          'contact message delivered',
+          'closed',
+        ]),
+      )
+      expect(messages).not.toContain('contact message delivery failed, will retry')
+      // Delivered: nothing is left for the next process to send again.
+      expect(await outbox.size()).toBe(0)
+      expect(smtp.received).toHaveLength(1)
+      expect(smtp.received[0]?.mail.headers.get('x-contact-id')).toBe(id)
+    } finally {
+      server.child.kill('SIGKILL')
+      await smtp.stop()
+      rmSync(outboxDir, { recursive: true, force: true })
     }
   })
 

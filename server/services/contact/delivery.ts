@@ -57,7 +57,8 @@ export function retryDelay(attempts: number, firstRetryMs = 5_000, random = Math
  * SMTP server accepted it. A failure schedules a retry in the message's file name, so restarts
  * keep the schedule; a failure of the relay (`isRelayFailure`) also ends the pass: while the
  * relay is down each pass tries one message, not every one. A pass reads only the messages
- * that are due, one at a time. One pass at a time; `stop` waits for the pass in progress.
+ * that are due, one at a time. One pass at a time; `halt` ends it after the message being
+ * sent, and `stop` waits for that send too.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions) {
   const { outbox, send, log, counters, pollMs = 30_000, firstRetryMs, now = Date.now } = options
@@ -72,8 +73,8 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
     failedAt = 0
     const due = (await outbox.slots()).filter((slot) => slot.nextAttemptAt <= now())
     for (const slot of due) {
-      if (isStopped) return
       const item = await outbox.read(slot)
+      if (isStopped) return // halted (a shutdown): nothing more is sent by this process
       if (!item) continue // purged or erased meanwhile, or unreadable: left to the sweep
       let result: SendResult
       try {
@@ -121,6 +122,15 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
       })
   }
 
+  /**
+   * Starts no further send (a shutdown has begun); the one in progress goes on, never cut off:
+   * the relay may have the message already.
+   */
+  function halt() {
+    isStopped = true
+    clearTimeout(timer)
+  }
+
   run()
   return {
     /**
@@ -132,9 +142,10 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions) {
       if (failedAt > 0 && now() - failedAt < pollMs) return
       run()
     },
+    halt,
+    /** Halts, and resolves once the send in progress, if any, has its answer. */
     async stop() {
-      isStopped = true
-      clearTimeout(timer)
+      halt()
       await running
     },
   }

@@ -45,5 +45,5 @@ export {
 } from './quarantine-digest.ts'
 export { failFastRedis, operatorQueue, RedisOutbox } from './redis-outbox.ts'
 export { startRetention } from './retention.ts'
-export { mailSender, type SiteMailWriter } from './sender.ts'
+export { mailSender, type SiteMailWriter, SMTP_TIMEOUTS } from './sender.ts'
 export { openMessageStore } from './store.ts'

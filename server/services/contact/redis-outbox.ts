@@ -127,6 +127,8 @@ export class RedisOutbox {
   #active = 0
   /** Failures of the relay in a row, as this process saw them. */
   #relayFailures = 0
+  /** A shutdown has begun: no job is delivered by this process any more. */
+  #isStopping = false
 
   constructor(options: RedisOutboxOptions) {
     const { url, send, log, counters, firstRetryMs, lockMs = 10_000 } = options
@@ -151,6 +153,9 @@ export class RedisOutbox {
       QUEUE_NAME,
       async (job: Job<QueuedMessage>): Promise<WorkerResult> => {
         if (!isUndelivered(job.data)) return 'delivered before' // a record only
+        // Taken up as the shutdown began: back to waiting, its attempts unchanged, for another
+        // replica (or this one's successor).
+        if (this.#isStopping) throw Worker.RateLimitError()
         this.#active++
         try {
           const result = await send(job.data)
@@ -448,11 +453,24 @@ export class RedisOutbox {
   }
 
   /**
+   * A shutdown has begun: the worker takes up no further job; the deliveries in progress go on,
+   * their jobs still locked, and `close` waits for them.
+   */
+  stopDelivering(): void {
+    this.#isStopping = true
+    // BullMQ's close fetches nothing more, then waits for the jobs in progress.
+    this.#worker?.close().catch((error: unknown) => {
+      this.#log.warn({ err: error }, 'contact worker: closing failed')
+    })
+  }
+
+  /**
    * Waits for the deliveries in progress (never cut off: that could send a message twice;
    * SMTP timeouts bound them), then stops. BullMQ's own close can wait for a blocking read on
    * a connection that is re-establishing itself; with no delivery left, that wait is cut short.
    */
   async close(): Promise<void> {
+    this.#isStopping = true
     const closing = Promise.all([this.#worker?.close(), this.queue.close()])
     while (this.#active > 0) await sleep(50)
     await Promise.race([closing, sleep(2_000)])

@@ -45,6 +45,11 @@ export type MessageStore = {
   isWritable: () => Promise<boolean>
   /** Deletes what came in before `cutoff` from each store, each on its own. */
   purgeReceivedBefore: (cutoff: number) => Promise<RemovedEntry[]>
+  /**
+   * A shutdown has begun: the workers start no further delivery (what waits stays for the next
+   * process or another replica); a delivery in progress goes on.
+   */
+  stopDelivering: () => void
   /** Stops the workers, waiting for a delivery in progress. */
   close: () => Promise<void>
 }
@@ -126,6 +131,9 @@ function folderStore(outbox: FileOutbox, options: MessageStoreOptions): MessageS
     },
     isWritable: () => outbox.isWritable(),
     purgeReceivedBefore: (cutoff) => outbox.purgeReceivedBefore(cutoff),
+    stopDelivering() {
+      worker?.halt()
+    },
     async close() {
       await worker?.stop()
     },
@@ -183,6 +191,9 @@ function redisStore(outbox: FileOutbox, url: string, options: MessageStoreOption
         ...(await sweep('folder', outbox.purgeReceivedBefore(cutoff))),
         ...(await sweep('redis', queue.purgeReceivedBefore(cutoff))),
       ]
+    },
+    stopDelivering() {
+      queue.stopDelivering()
     },
     async close() {
       migration.stop()

@@ -249,6 +249,72 @@ describe('delivery', () => {
   })
 })
 
+// A relay may take 10 minutes to answer the end of DATA (RFC 5321 §4.5.3.2.6), and has the
+// message as soon as its data ended: a send given up on earlier is a copy when it is retried.
+// Bounds generous for a busy machine; nothing here measures how fast.
+describe('a relay that answers the end of DATA 7 s late', { timeout: 60_000 }, () => {
+  const SLOW_MS = 7_000
+
+  afterEach(() => {
+    smtp.answerAfter(0)
+  })
+
+  it('gets the lead once, and it is delivered, not retried', async () => {
+    app = await freshApp()
+    smtp.answerAfter(SLOW_MS)
+    expect((await post(VALID)).statusCode).toBe(202)
+    await eventually(() => smtp.received.length === 1)
+    // Delivered once the late answer came (counted after its file is removed): nothing is left
+    // to send again.
+    await eventually(
+      async () =>
+        (await sampleValue('contact_deliveries_total{result="delivered"}')) === 1 &&
+        (await app.contact.outbox.size()) === 0,
+      30_000,
+    )
+    expect(await failedAttempts()).toBe(0)
+    expect(smtp.received).toHaveLength(1)
+  })
+
+  it('closing the app waits for its answer, starts no other send, and leaves the rest for the next process', async () => {
+    app = await freshApp()
+    smtp.answerAfter(SLOW_MS)
+    const first = await post({ ...VALID, subject: 'Slow relay first' })
+    await eventually(() => smtp.received.length === 1)
+    // The relay has the first lead and has not answered yet; a second one comes in.
+    const second = await post({
+      ...VALID,
+      subject: 'Slow relay second',
+      message: `${VALID.message} And a second question.`,
+    })
+    const [firstId, secondId] = [first, second].map(
+      (response) => response.json<{ id: string }>().id,
+    )
+    await app.close()
+    expect(smtp.received.map(({ mail }) => mail.subject)).toEqual([
+      '[Website] Contact request: Slow relay first',
+    ])
+    // The first is delivered (its file removed after the answer); the second waits untried.
+    const files = readdirSync(outboxDir).filter((name) => name.endsWith('.json'))
+    expect(files).toEqual([
+      expect.stringMatching(new RegExp(`^${secondId}\\.\\d+\\.0\\.0\\.json$`)),
+    ])
+    expect(files.join()).not.toContain(firstId)
+
+    // The next process sends the second, and only the second.
+    smtp.answerAfter(0)
+    app = await buildTestApp(
+      { SMTP_URL: smtp.url, OUTBOX_DIR: outboxDir, MAIL_TO: 'leads@modernwerk.example' },
+      { deliveryPollMs: 100, firstRetryMs: 100 },
+    )
+    await eventually(async () => (await app.contact.outbox.size()) === 0, 30_000)
+    expect(smtp.received.map(({ mail }) => mail.subject)).toEqual([
+      '[Website] Contact request: Slow relay first',
+      '[Website] Contact request: Slow relay second',
+    ])
+  })
+})
+
 /** What the lead e-mail says of a package: its name as the Managed IT page shows it. */
 function planLine(locale: 'en' | 'de' | 'pl', plan: 'base' | 'standard' | 'enterprise') {
   const read = (namespace: string) =>

@@ -30,7 +30,6 @@ beforeAll(async () => {
   await i18n.init({ lng: 'en', resources: { pl: { mail: { subjectPrefix: 'Kontakt' } } } })
   sender = mailSender({
     url: smtp.url,
-    timeoutMs: 5_000,
     dkim: undefined,
     settings: { from: 'Website <website@modernwerk.example>', to: 'leads@modernwerk.example' },
     texts: (locale) => i18n.getFixedT(locale, [...MAIL_NAMESPACES]),
