@@ -41,6 +41,7 @@ import { pageRoutes } from './routes/pages.ts'
 import { replayKeptPage, servePage, serveErrorPage } from './render/serve-page.ts'
 import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 import { ExpiringRateLimitStore } from './lib/rate-limit-store.ts'
+import { digestTime } from './services/contact/index.ts'
 import {
   FormTokens,
   loadTokenKeys,
@@ -224,6 +225,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     formTokenMaxAgeMs: config.CONTACT_TOKEN_MAX_AGE,
     repeatWindowMs: REPEAT_WINDOW_MS,
     quarantineDays: config.QUARANTINE_DAYS,
+    quarantineDigestAt: digestTime(config.QUARANTINE_DIGEST_AT),
     // Changed settings without their day: the day this process started, never a date above
     // a text no recorded version had (the text may have been online longer; never shorter).
     settingsSince: config.POLICY_SETTINGS_SINCE ?? (changedSettings.length > 0 ? legalDay() : null),

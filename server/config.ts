@@ -333,6 +333,7 @@ export const POLICY_STATED_SETTINGS = [
   'CONTACT_TOKEN_MAX_AGE',
   'LOG_RETENTION_DAYS',
   'QUARANTINE_DAYS',
+  'QUARANTINE_DIGEST_AT',
   'STATISTICS_RETENTION_DAYS',
   'REDIS_AOF_REWRITE_INTERVAL',
 ] as const satisfies readonly (keyof z.infer<typeof ConfigSchema>)[]

@@ -14,16 +14,26 @@ import { FIGURES } from './figures.ts'
  */
 export function businessHours(localeIso: string) {
   const { timeZone } = COMPANY.businessHours
-  const { hourCycle } = new Intl.DateTimeFormat(localeIso, { hour: 'numeric' }).resolvedOptions()
-  const time = new Intl.DateTimeFormat(localeIso, {
-    hour: hourCycle === 'h23' || hourCycle === 'h24' ? '2-digit' : 'numeric',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  })
+  const time = timeFormat(localeIso)
   const zone =
     new Intl.DateTimeFormat(localeIso, { timeZone, timeZoneName: 'longGeneric' })
       .formatToParts(Date.UTC(2024, 0, 1))
       .find((part) => part.type === 'timeZoneName')?.value ?? timeZone
   const { opens, closes } = FIGURES.businessHours
   return { opens: time.format(opens), closes: time.format(closes), zone }
+}
+
+/** A time of day as the language writes one (two-digit hours on a 24-hour clock, as above). */
+function timeFormat(localeIso: string) {
+  const { hourCycle } = new Intl.DateTimeFormat(localeIso, { hour: 'numeric' }).resolvedOptions()
+  return new Intl.DateTimeFormat(localeIso, {
+    hour: hourCycle === 'h23' || hourCycle === 'h24' ? '2-digit' : 'numeric',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  })
+}
+
+/** A wall-clock time (`08:00`) as the language writes it: "8:00 AM", "08:00". */
+export function timeOfDay(localeIso: string, at: { hour: number; minute: number }): string {
+  return timeFormat(localeIso).format(Date.UTC(1970, 0, 1, at.hour, at.minute))
 }

@@ -30,6 +30,7 @@ export const PRIVACY_SECTIONS = [
   'cdn',
   'contactForm',
   'spamQuarantine',
+  'spamDigest',
   'spamDiscarded',
   'cookies',
   'noTracking',
@@ -63,6 +64,8 @@ export const CONDITIONAL_PRIVACY_SECTIONS: Partial<
 > = {
   cdn: (facts) => facts.hasCdn,
   spamQuarantine: (facts) => facts.quarantineDays > 0,
+  // The daily digest that shows held-back messages to a person, unless it is off.
+  spamDigest: (facts) => facts.quarantineDays > 0 && facts.quarantineDigestAt !== null,
   // Without a quarantine, what the spam defence drops is gone: the policy says so instead.
   spamDiscarded: (facts) => facts.quarantineDays === 0,
 }
@@ -156,6 +159,11 @@ export type PolicyFacts = {
    */
   quarantineDays: number
   /**
+   * `QUARANTINE_DIGEST_AT`: when the daily digest of held-back messages goes to the company's
+   * inbox (Europe/Berlin); null when it is off (docs/contact.md#quarantine).
+   */
+  quarantineDigestAt: { hour: number; minute: number } | null
+  /**
    * `POLICY_SETTINGS_SINCE`: the day the deployment's values of the stated settings took
    * effect, when they are not the defaults the history's hashes cover; null otherwise.
    */
@@ -217,8 +225,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-29',
       hashes: {
-        default: { en: '76e8a687ad13edfe', de: 'e4229c4491a8c7d8', pl: '4e14019b91814b0a' },
-        cdn: { en: 'd136e83f14c14b05', de: 'bbf8b0d1f844e118', pl: '4eb5508903f54ea7' },
+        default: { en: '5918617576489d3f', de: '18aa750205755513', pl: '6ace26ac6b19e243' },
+        cdn: { en: 'fd113b4709247c9c', de: 'd7b56b97c049693c', pl: 'b157389d3a20b403' },
       },
     },
   ],

@@ -1,5 +1,6 @@
 import { useTranslation } from '../texts.tsx'
 import { BROWSER_STORAGE } from '#shared/browser-storage.ts'
+import { businessHours, timeOfDay } from '#shared/business-hours.ts'
 import { COMPANY, companyPlaceholders } from '#shared/company.ts'
 import { periodOf, type Period } from '#shared/legal.ts'
 import { LOCALE_INFO } from '#shared/locales.ts'
@@ -74,5 +75,10 @@ export function usePolicyValues() {
     statisticsRetention: period({ count: policy.statisticsRetentionDays, unit: 'days' }),
     cdnLogRetention: after({ count: COMPANY.cdn.logRetentionDays, unit: 'days' }),
     cookieLifetime: period({ count: COOKIE_DAYS, unit: 'days' }),
+    // The digest's time as the language writes a time of day, in the company's zone by name.
+    digestTime: policy.quarantineDigestAt
+      ? timeOfDay(LOCALE_INFO[locale].iso, policy.quarantineDigestAt)
+      : '',
+    zone: businessHours(LOCALE_INFO[locale].iso).zone,
   }
 }
