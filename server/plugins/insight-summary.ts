@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import fp from 'fastify-plugin'
+import { repeatWhileOpen } from '../lib/repeat-while-open.ts'
 import {
   dueSummary,
   INSIGHT_SUMMARY_KIND,
@@ -81,14 +82,7 @@ export const insightSummaryPlugin = fp(
 
     app.decorate('insightSummary', { run })
     // A minute after start (the queue is up by then), then every hour.
-    const first = setTimeout(() => void run(), FIRST_CHECK_MS)
-    const timer = setInterval(() => void run(), CHECK_MS)
-    first.unref()
-    timer.unref()
-    app.addHook('onClose', async () => {
-      clearTimeout(first)
-      clearInterval(timer)
-    })
+    repeatWhileOpen(app, run, { firstMs: FIRST_CHECK_MS, everyMs: CHECK_MS })
   },
   { name: 'insight-summary', dependencies: ['contact-delivery'] },
 )

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import fp from 'fastify-plugin'
+import { repeatWhileOpen } from '../lib/repeat-while-open.ts'
 import {
   digestData,
   digestTime,
@@ -97,14 +98,7 @@ export const quarantineDigestPlugin = fp(
 
     app.decorate('quarantineDigest', { run })
     // A minute after start (the queue is up by then), then every 10 minutes.
-    const first = setTimeout(() => void run(), FIRST_CHECK_MS)
-    const timer = setInterval(() => void run(), CHECK_MS)
-    first.unref()
-    timer.unref()
-    app.addHook('onClose', async () => {
-      clearTimeout(first)
-      clearInterval(timer)
-    })
+    repeatWhileOpen(app, run, { firstMs: FIRST_CHECK_MS, everyMs: CHECK_MS })
   },
   { name: 'quarantine-digest', dependencies: ['contact-delivery'] },
 )

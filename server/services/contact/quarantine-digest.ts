@@ -194,9 +194,16 @@ const timeFormat = new Intl.DateTimeFormat('en-GB', {
  * HEXHASH_WORD, which the deliverability test saw at 0.999 of its 1.0 limit).
  */
 const commands = (id: string) => [
-  `$ npm run --silent contact:quarantine -- release ${id}`,
-  `$ npm run --silent contact:quarantine -- delete ${id}`,
+  `$ node server/cli/contact-quarantine.ts release ${id}`,
+  `$ node server/cli/contact-quarantine.ts delete ${id}`,
 ]
+
+/** Where the commands run: in the site's folder, or its container. */
+const COMMANDS_WHERE =
+  'To release or delete it, where the site runs (in Kubernetes: kubectl exec deploy/<release> -- <command>):'
+
+/** A field's name as the mail labels it: `email` → `Email`. */
+const label = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`
 
 /**
  * The digest's mail from its data (English, for the team, like the weekly summary): subject,
@@ -229,7 +236,7 @@ export function digestMailOf(value: unknown): { subject: string; text: string; h
     ]
     const fields = CONTACT_FIELDS.flatMap((field): [string, string, boolean][] => {
       const text = entry.message[field.name]
-      return text === undefined ? [] : [[field.name, text, field.mail === 'body']]
+      return text === undefined ? [] : [[label(field.name), text, field.mail === 'body']]
     })
     return { index, entry, rows, fields }
   })
@@ -242,7 +249,7 @@ export function digestMailOf(value: unknown): { subject: string; text: string; h
           ? `${name}:\n${visibleText(text, { isMultiLine: true })}`
           : `${name}: ${visibleText(text)}`,
       ),
-      "To release or delete it (in the site's container: kubectl exec deploy/<name> -- <command>):",
+      COMMANDS_WHERE,
       ...commands(entry.id).map((command) => `  ${command}`),
     ].join('\n'),
   )
@@ -250,7 +257,7 @@ export function digestMailOf(value: unknown): { subject: string; text: string; h
     leftOut > 0
       ? `Left out of this mail for its size: ${Object.entries(data.leftOut)
           .map(([reason, count]) => `${count} ${reason}`)
-          .join(', ')}; \`npm run --silent contact:quarantine -- list\` lists them.`
+          .join(', ')}; \`node server/cli/contact-quarantine.ts list\` lists them.`
       : ''
   const footer =
     'Sent once a day when anything was held back, at QUARANTINE_DIGEST_AT; set it to "off" to stop.'
@@ -288,7 +295,7 @@ export function digestMailOf(value: unknown): { subject: string; text: string; h
               ([name, text]) =>
                 `<h3>${escapeHtml(name)}</h3>\n<p>${escapeHtml(visibleText(text, { isMultiLine: true })).replace(/\n/g, '<br>\n')}</p>`,
             ),
-          `<p>${escapeHtml("To release or delete it (in the site's container: kubectl exec deploy/<name> -- <command>):")}</p>`,
+          `<p>${escapeHtml(COMMANDS_WHERE)}</p>`,
           `<pre>${escapeHtml(commands(entry.id).join('\n'))}</pre>`,
         ].join('\n'),
       ),

@@ -148,7 +148,7 @@ describe('the quarantine, one replica (folder)', () => {
       expect(digest?.envelopeTo).toEqual(['leads@modernwerk.example'])
       expect(digest?.mail.subject).toBe('[Website] 1 held-back message to review')
       expect(digest?.mail.text).toContain(POLISH.message)
-      expect(digest?.mail.text).toContain(`contact:quarantine -- release ${entry.id}`)
+      expect(digest?.mail.text).toContain(`contact-quarantine.ts release ${entry.id}`)
       // The digest shows the entry; it stays in the quarantine until released or deleted.
       expect((await app.contact.quarantine?.list())?.map(({ id }) => id)).toEqual([entry.id])
       expect((await quarantineCommand(env(), 'digest', 'extra')).code).toBe(2)

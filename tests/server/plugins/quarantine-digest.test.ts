@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { dueDigest } from '#server/services/contact/quarantine-digest.ts'
+import { loadConfig } from '#server/config.ts'
+import { digestData, digestMailOf, dueDigest } from '#server/services/contact/quarantine-digest.ts'
+import type { QuarantineEntry } from '#server/services/contact/quarantine.ts'
 import { issueToken } from '#server/services/spam/form-token.ts'
 import { tokenKey } from '#server/services/spam/token-keys.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
@@ -39,6 +41,45 @@ describe('the day a digest is due for (Europe/Berlin)', () => {
   })
 })
 
+describe('a digest of a flood', () => {
+  it('keeps people’s messages first and within its size, and counts what it left out', () => {
+    const due = dueDigest(new Date('2026-11-29T09:00:00Z'), AT)
+    const entry = (index: number, reason: QuarantineEntry['reason']): QuarantineEntry => ({
+      id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+      receivedAt: new Date(due.until.getTime() - 3_600_000 + index).toISOString(),
+      reason,
+      form: 'contact',
+      message: {
+        name: `Sender ${index}`,
+        email: `sender${index}@example.com`,
+        service: 'cloud',
+        subject: 'Offer',
+        message: 'x'.repeat(5_000),
+        locale: 'en',
+      },
+    })
+    // 600 bots' posts of 5 kB, then one person's, and one from before the day.
+    const held = [
+      ...Array.from({ length: 600 }, (_, index) => entry(index, 'honeypot')),
+      entry(600, 'tooFast'),
+      { ...entry(601, 'tooFast'), receivedAt: '2026-11-27T09:00:00.000Z' },
+    ]
+    const data = digestData(due, held)
+    expect(data.entries[0]?.reason).toBe('tooFast')
+    expect(data.entries).toHaveLength(
+      1 + data.entries.filter((e) => e.reason === 'honeypot').length,
+    )
+    const left = data.leftOut.honeypot ?? 0
+    expect(left).toBeGreaterThan(150)
+    expect(data.entries.length + left).toBe(601)
+    const mail = digestMailOf(data)
+    expect(mail.subject).toBe('[Website] 601 held-back messages to review (1 may be from a person)')
+    expect(mail.text).toContain(`Left out of this mail for its size: ${left} honeypot`)
+    // The cap is on what senders typed (2 MB); the lines around each add about a tenth.
+    expect(Buffer.byteLength(mail.text)).toBeLessThan(2_500_000)
+  })
+})
+
 describe('the daily digest', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>
   let app: FastifyInstance | undefined
@@ -62,6 +103,8 @@ describe('the daily digest', () => {
         MAIL_FROM: 'Website <website@modernwerk.example>',
         MAIL_TO: 'leads@modernwerk.example',
         CONTACT_RATE_MAX: '1000',
+        // The default, which the test helpers turn off for every other test.
+        QUARANTINE_DIGEST_AT: '08:00',
         ...env,
       },
       { deliveryPollMs: 100, firstRetryMs: 100 },
@@ -120,7 +163,7 @@ describe('the daily digest', () => {
     const text = digest.mail.text ?? ''
     expect(text).toContain(message.message)
     expect(text).toContain('sent sooner after the form was opened than a person usually types')
-    expect(text).toContain(`npm run --silent contact:quarantine -- release ${held.id}`)
+    expect(text).toContain(`$ node server/cli/contact-quarantine.ts release ${held.id}`)
     expect(text.indexOf(message.message)).toBeLessThan(text.indexOf('Best Offers'))
     expect(digest.mail.html).toContain('Dzień dobry, chcielibyśmy przenieść')
 
@@ -142,6 +185,8 @@ describe('the daily digest', () => {
   })
 
   it('is off only when told so (QUARANTINE_DIGEST_AT=off), and without a quarantine', async () => {
+    // On unless told: the site's default, every morning at eight.
+    expect(loadConfig({}).QUARANTINE_DIGEST_AT).toBe('08:00')
     app = await site({ QUARANTINE_DIGEST_AT: 'off' })
     expect(app.quarantineDigest).toBeNull()
     await app.close()
