@@ -200,7 +200,7 @@ const commands = (id: string) => [
 
 /** Where the commands run: in the site's folder, or its container. */
 const COMMANDS_WHERE =
-  'To release or delete it, where the site runs (in Kubernetes: kubectl exec deploy/<release> -- <command>):'
+  'To release or delete it, where the site runs (in Kubernetes: kubectl exec deploy/<fullname> -- <command>):'
 
 /** A field's name as the mail labels it: `email` → `Email`. */
 const label = (name: string) => `${name.charAt(0).toUpperCase()}${name.slice(1)}`
