@@ -62,9 +62,6 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         OUTBOX_DIR: 'test-results/e2e-outbox',
         CONTACT_RATE_MAX: '1000',
-        // No daily digest: a run across its hour would queue one into the outbox the specs
-        // read (tests/server/plugins/quarantine-digest.test.ts tests it).
-        QUARANTINE_DIGEST_AT: 'off',
         // No overload guard: the browsers share the machine's two cores with this server, and
         // a test is about what a page does, not about a busy machine
         // (tests/server/plugins/overload.test.ts is).
@@ -89,7 +86,6 @@ export default defineConfig({
         LOG_LEVEL: 'fatal',
         OUTBOX_DIR: '/dev/null/outbox',
         CONTACT_RATE_MAX: '2',
-        QUARANTINE_DIGEST_AT: 'off',
         MAX_EVENT_LOOP_DELAY_MS: '0',
       },
       url: `http://127.0.0.1:${FAILING_PORT}/healthz`,

@@ -37,9 +37,6 @@ export async function buildTestApp(env: Record<string, string> = {}, overrides: 
     MAX_EVENT_LOOP_DELAY_MS: '0',
     // The key tests sign a person's form tokens with (tests/helpers/form-token.ts).
     CONTACT_TOKEN_SECRET: TEST_TOKEN_SECRET,
-    // No daily digest, unless a test asks: one queued across its hour would be a mail the
-    // test did not send (tests/server/plugins/quarantine-digest.test.ts tests it).
-    QUARANTINE_DIGEST_AT: 'off',
     ...env,
   })
   const lines: string[] = []

@@ -34,9 +34,6 @@ export async function startSite(
       LOG_LEVEL: 'fatal',
       OUTBOX_DIR: mkdtempSync(join(tmpdir(), 'modernwerk-site-outbox-')),
       MAX_EVENT_LOOP_DELAY_MS: '0',
-      // No daily digest, unless a test asks: one queued across its hour would be a mail the
-      // test did not send (tests/server/plugins/quarantine-digest.test.ts tests it).
-      QUARANTINE_DIGEST_AT: 'off',
       ...env,
     },
     stdio: 'ignore',

@@ -103,8 +103,6 @@ describe('the daily digest', () => {
         MAIL_FROM: 'Website <website@modernwerk.example>',
         MAIL_TO: 'leads@modernwerk.example',
         CONTACT_RATE_MAX: '1000',
-        // The default, which the test helpers turn off for every other test.
-        QUARANTINE_DIGEST_AT: '08:00',
         ...env,
       },
       { deliveryPollMs: 100, firstRetryMs: 100 },

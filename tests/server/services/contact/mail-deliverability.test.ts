@@ -382,7 +382,7 @@ describe.skipIf(!HAS_SPAMASSASSIN)('what SpamAssassin makes of the site’s mail
     let app: FastifyInstance
 
     beforeAll(async () => {
-      app = await site(smtp, { QUARANTINE_DIGEST_AT: '08:00' })
+      app = await site(smtp)
     })
 
     afterAll(async () => {
