@@ -225,8 +225,8 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-29',
       hashes: {
-        default: { en: '5918617576489d3f', de: '18aa750205755513', pl: '6ace26ac6b19e243' },
-        cdn: { en: 'fd113b4709247c9c', de: 'd7b56b97c049693c', pl: 'b157389d3a20b403' },
+        default: { en: '5918617576489d3f', de: '18aa750205755513', pl: 'f4df9afdc3d62314' },
+        cdn: { en: 'fd113b4709247c9c', de: 'd7b56b97c049693c', pl: 'dd2687a7386de72d' },
       },
     },
   ],

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
+import { Gauge, type Registry } from 'prom-client'
 
 /**
  * How many different clients did something within a window (helm/README.md, the alerts): an
@@ -39,4 +40,21 @@ export class DistinctSources {
     }
     return this.#seen.size
   }
+}
+
+/** Different sources within `windowMs`, exposed as a gauge read at each scrape. */
+export function distinctSourcesGauge(
+  registry: Registry,
+  gauge: { name: string; help: string; windowMs: number },
+): DistinctSources {
+  const sources = new DistinctSources(gauge.windowMs)
+  new Gauge({
+    name: gauge.name,
+    help: gauge.help,
+    registers: [registry],
+    collect() {
+      this.set(sources.count())
+    },
+  })
+  return sources
 }

@@ -50,8 +50,8 @@ export const quarantineDigestPlugin = fp(
     }
     const marker = join(resolve(config.OUTBOX_DIR), '.quarantine-digest-day')
 
-    async function run(now = new Date()) {
-      const due = dueDigest(now, at as NonNullable<typeof at>)
+    const run = async (now = new Date()) => {
+      const due = dueDigest(now, at)
       const lastQueued = await readFile(marker, 'utf8').catch(() => '')
       if (lastQueued.trim() === due.day) return 'alreadyQueued' as const
       // This run's own claim value: another replica (or run) holding the day gets its own.
@@ -65,7 +65,7 @@ export const quarantineDigestPlugin = fp(
         // The entries, not the mail: the worker writes it when it sends it.
         const data = digestData(
           due,
-          (await (held as NonNullable<typeof held>).list()).map(({ entry }) => entry),
+          (await held.list()).map(({ entry }) => entry),
         )
         outcome =
           data.entries.length > 0 || Object.keys(data.leftOut).length > 0 ? 'queued' : 'nothing'

@@ -24,8 +24,7 @@ import {
 } from '#shared/contact-schema.ts'
 import { isLocale, LOCALES, type Locale } from '#shared/locales.ts'
 import { ProofChallengeSchema } from '#shared/proof-of-work.ts'
-import { Gauge } from 'prom-client'
-import { DistinctSources } from '../lib/distinct-sources.ts'
+import { distinctSourcesGauge, type DistinctSources } from '../lib/distinct-sources.ts'
 import { serveFormPage } from '../render/serve-page.ts'
 import {
   type DropReason,
@@ -240,16 +239,12 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // The alert on people's posts in the quarantine asks how many different clients sent them, so
   // one client's forged posts cannot fire it (helm/README.md).
-  const personSources = new DistinctSources(PERSON_SOURCES_WINDOW_MS)
-  app.decorate('contactPersonSources', personSources)
-  new Gauge({
+  const personSources = distinctSourcesGauge(app.metrics, {
     name: 'contact_quarantine_person_sources',
     help: 'Different client addresses whose posts were held back for a reason a person can cause, in the last hour, on this pod',
-    registers: [app.metrics],
-    collect() {
-      this.set(personSources.count())
-    },
+    windowMs: PERSON_SOURCES_WINDOW_MS,
   })
+  app.decorate('contactPersonSources', personSources)
 
   app.decorateRequest('contactPost', null)
   app.decorateRequest('contactToken', null)

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify'
-import { Counter, Gauge } from 'prom-client'
-import { DistinctSources } from '../lib/distinct-sources.ts'
+import { Counter } from 'prom-client'
+import { distinctSourcesGauge } from '../lib/distinct-sources.ts'
 import {
   classify,
   type Origins,
@@ -61,14 +61,10 @@ export const cspReportRoutes: FastifyPluginAsync<{ origins: Origins }> = async (
   }
   // Anyone can post a report: the alert on the site's own files asks how many different
   // clients reported one, so one client's forged reports cannot fire it.
-  const selfSources = new DistinctSources(SELF_SOURCES_WINDOW_MS)
-  new Gauge({
+  const selfSources = distinctSourcesGauge(app.metrics, {
     name: 'csp_self_violation_sources',
     help: 'Different client addresses that reported a violation of source "self" in the last 15 minutes, on this pod',
-    registers: [app.metrics],
-    collect() {
-      this.set(selfSources.count())
-    },
+    windowMs: SELF_SOURCES_WINDOW_MS,
   })
   /** When each class was last logged, and how many reports of it went unlogged since. */
   const logged = new Map<string, { at: number; unlogged: number }>()

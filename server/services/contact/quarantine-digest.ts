@@ -1,5 +1,6 @@
 import escapeHtml from 'escape-html'
 import { z } from 'zod'
+import { COMPANY } from '#shared/company.ts'
 import { CONTACT_FIELDS, CONTACT_FORM_IDS } from '#shared/contact-fields.ts'
 import { LOCALES } from '#shared/locales.ts'
 import { visibleText } from '../../lib/visible-text.ts'
@@ -19,8 +20,8 @@ import type { QuarantineEntry } from './quarantine.ts'
 /** The `kind` of the site mail that carries a day's digest (`SiteMail`). */
 export const QUARANTINE_DIGEST_KIND = 'quarantine-digest'
 
-/** The time zone the digest's hour is read in: the company's. */
-const DIGEST_TIME_ZONE = 'Europe/Berlin'
+/** The time zone the digest's hour is read in: the company's (the policy names it, too). */
+const DIGEST_TIME_ZONE = COMPANY.businessHours.timeZone
 
 /**
  * At most this much message text in one digest (about 360 messages at the form's limits): a
