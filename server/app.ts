@@ -36,11 +36,13 @@ import { BUILD_ASSETS_DIR, buildRoutes } from './routes/builds.ts'
 import { CLIENT_ERROR_RATE_LIMIT, clientErrorRoutes } from './routes/client-errors.ts'
 import { cspReportRoutes, SELF_SOURCES_WINDOW_MS } from './routes/csp-reports.ts'
 import { healthRoutes } from './routes/health.ts'
+import { securityTxtRoutes } from './routes/security-txt.ts'
 import { seoRoutes } from './routes/seo.ts'
 import { pageRoutes } from './routes/pages.ts'
 import { replayKeptPage, servePage, serveErrorPage } from './render/serve-page.ts'
 import { COMPRESS_MIN_BYTES } from './render/content-encoding.ts'
 import { ExpiringRateLimitStore } from './lib/rate-limit-store.ts'
+import { settingsFirstSeen } from './lib/settings-first-seen.ts'
 import { digestTime } from './services/contact/index.ts'
 import {
   FormTokens,
@@ -207,6 +209,17 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   app.decorate('isShuttingDown', false)
   app.decorate('pageCache', new PageCache())
   const changedSettings = changedPolicySettings(config)
+  // Changed settings without their day: the day any replica first ran with them, kept in the
+  // shared store, so every pod and every restart names the same date; never a date above a
+  // text no recorded version had (the text may have been online longer; never shorter).
+  const firstSeen =
+    changedSettings.length > 0 && config.POLICY_SETTINGS_SINCE === undefined
+      ? await settingsFirstSeen(
+          Object.fromEntries(changedSettings.map((name) => [name, config[name]])),
+          legalDay(),
+          { redis, dir: resolve(config.OUTBOX_DIR) },
+        )
+      : null
   app.decorate('policyFacts', {
     contactRetentionDays: config.CONTACT_RETENTION_DAYS,
     rateLimit: {
@@ -226,14 +239,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
     repeatWindowMs: REPEAT_WINDOW_MS,
     quarantineDays: config.QUARANTINE_DAYS,
     quarantineDigestAt: digestTime(config.QUARANTINE_DIGEST_AT),
-    // Changed settings without their day: the day this process started, never a date above
-    // a text no recorded version had (the text may have been online longer; never shorter).
-    settingsSince: config.POLICY_SETTINGS_SINCE ?? (changedSettings.length > 0 ? legalDay() : null),
+    settingsSince: config.POLICY_SETTINGS_SINCE ?? firstSeen?.day ?? null,
   })
-  if (changedSettings.length > 0 && config.POLICY_SETTINGS_SINCE === undefined) {
+  if (firstSeen) {
     app.log.warn(
-      { settings: changedSettings },
-      'the privacy policy states settings that differ from the defaults its dated history covers: it is dated from today until POLICY_SETTINGS_SINCE names the day they took effect',
+      { settings: changedSettings, since: firstSeen.day, kept: firstSeen.kept },
+      'the privacy policy states settings that differ from the defaults its dated history covers: it is dated from the day they were first seen until POLICY_SETTINGS_SINCE names the day they took effect',
     )
   }
 
@@ -363,6 +374,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   })
   await app.register(contactRoutes)
   await app.register(seoRoutes)
+  await app.register(securityTxtRoutes)
   await app.register(pageRoutes)
   return app
 }

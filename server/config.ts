@@ -305,7 +305,7 @@ export const ConfigSchema = z.object({
    * the default is a year and its month for comparison
    * (docs/decisions/statistics-in-the-privacy-policy.md).
    */
-  STATISTICS_RETENTION_DAYS: z.coerce.number().int().min(60).max(800).default(400),
+  STATISTICS_RETENTION_DAYS: z.coerce.number().int().min(60).max(800).default(60),
   /**
    * The day this deployment's values of the settings the privacy policy states
    * (`POLICY_STATED_SETTINGS`) took effect, if they differ from the defaults: the policy's

@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig, type Config } from './config.ts'
 import { SMTP_TIMEOUTS } from './services/contact/index.ts'
+import { factsStillSamples } from '#shared/sample-facts.ts'
 
 /**
  * The process: configuration, listening, graceful shutdown. Node runs this file and the server
@@ -71,6 +72,16 @@ async function main() {
     }
   }
   await app.listen({ port: config.PORT, host: config.HOST })
+  // At every start, so no one runs a public site on the repository's sample company unwarned.
+  const samples = factsStillSamples()
+  if (config.NODE_ENV === 'production' && samples.length > 0) {
+    app.log.warn(
+      { samples },
+      `SAMPLE COMPANY FACTS: the legal notice, the privacy policy and the contact page show ` +
+        `${samples.length} facts that are still the repository's samples; replace them before ` +
+        `this site goes public (docs/go-live.md#company-facts-still-samples, npm run go-live)`,
+    )
+  }
 }
 
 function isSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {

@@ -56,7 +56,7 @@ export const COMPANY = {
   cdn: {
     provider: 'Beispiel CDN GmbH',
     location: FRANKFURT,
-    /** Its contract's deletion period for the request logs of our scripts (Art. 13 (2) (a) GDPR). */
+    /** Its contract's deletion period for the request logs of our scripts (Art. 13(2)(a) GDPR). */
     logRetentionDays: 7,
   },
   supervisoryAuthority: {

@@ -2,7 +2,9 @@ import type { Locale } from './locales.ts'
 
 /**
  * Legal pages: section order (the keys are also the anchors of the table of contents) and
- * dates. The texts are in `locales/<lng>/{terms,privacy,cookies,imprint}.json`.
+ * dates. The texts are in `locales/<lng>/{terms,privacy,cookies,imprint,accessibility}.json`.
+ * The terms make no statement under the Data Act until counsel has answered whether the
+ * subscriptions fall under it (docs/decisions/the-data-act-is-a-question-for-counsel.md).
  */
 export const TERMS_SECTIONS = [
   'scope',
@@ -51,6 +53,15 @@ export const COOKIE_POLICY_SECTIONS = [
   'contact',
 ] as const
 
+/** The accessibility statement's sections (`accessibility:sections.<id>`). */
+export const ACCESSIBILITY_SECTIONS = ['standard', 'testing', 'limits', 'feedback'] as const
+
+/**
+ * The day the accessibility statement was last checked against the site and its tests
+ * (docs/testing.md): a change to what the tests check, or to the statement, sets it anew.
+ */
+export const ACCESSIBILITY_REVIEWED = '2026-11-29'
+
 export const IMPRINT_SECTIONS = [
   'disputeResolution',
   'liabilityContent',
@@ -81,7 +92,7 @@ export const COOKIE_SECTION_TEXTS_WITH_CDN: Partial<
 > = { noTracking: 'sections.noTrackingWithCdn' }
 
 /**
- * What rests on Art. 6 (1) (f) GDPR, as the privacy policy's objection section names it
+ * What rests on Art. 6(1)(f) GDPR, as the privacy policy's objection section names it
  * (`privacy:objectionGrounds`): the CDN only when one is configured. The page joins them with
  * `Intl.ListFormat` (docs/decisions/lists-in-legal-texts-come-from-tables.md).
  */
@@ -135,7 +146,8 @@ export type PolicyFacts = {
   logRetentionDays: number
   /**
    * `STATISTICS_RETENTION_DAYS`: how long the monitoring system keeps the page statistics and
-   * lead counters (its retention is set to this; docs/insight.md#insight-which-pages-bring-leads).
+   * lead counters at most (its retention stays within this;
+   * docs/insight.md#insight-which-pages-bring-leads).
    */
   statisticsRetentionDays: number
   /** The error-report beacon's limit per client IP and window (ms), fixed in its route. */
@@ -170,15 +182,15 @@ export type PolicyFacts = {
   settingsSince: string | null
 }
 
-/** The legal texts with a dated history. */
-export type DatedLegalText = 'privacy' | 'terms' | 'cookies'
+export { LEGAL_TEXTS, type DatedLegalText, type LegalText } from './legal-texts.ts'
+import type { DatedLegalText } from './legal-texts.ts'
 
-/** The pages `LegalDocument` shows: the dated legal texts and the imprint (screen = namespace). */
-export type LegalText = DatedLegalText | 'imprint'
-export const LEGAL_TEXTS: readonly LegalText[] = ['imprint', 'terms', 'privacy', 'cookies']
-
-/** The configurations a version's hashes are recorded for: the defaults, and with `CDN_URL`. */
-export type LegalConfiguration = 'default' | 'cdn'
+/**
+ * The configurations a version's hashes are recorded for: the defaults, with `CDN_URL`, and
+ * with `QUARANTINE_DAYS=0` (the privacy policy then says held-back messages are not kept). A
+ * version before 2026-11-29 has the first two only.
+ */
+export type LegalConfiguration = 'default' | 'cdn' | 'noQuarantine'
 
 /**
  * One published version of a legal text: the day it took effect (ISO) and, from 2026-11-26
@@ -188,7 +200,7 @@ export type LegalConfiguration = 'default' | 'cdn'
  */
 export type LegalVersion = {
   date: string
-  hashes?: Readonly<Record<LegalConfiguration, Readonly<Partial<Record<Locale, string>>>>>
+  hashes?: Readonly<Partial<Record<LegalConfiguration, Readonly<Partial<Record<Locale, string>>>>>>
 }
 
 /**
@@ -200,6 +212,8 @@ export type LegalVersion = {
  */
 export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersion[]>> = {
   privacy: [
+    // The first publication's date is the specification's, like the other texts'
+    // (docs/decisions/texts-the-specification-fixes.md).
     { date: '2024-05-22' },
     {
       date: '2026-11-26',
@@ -225,8 +239,9 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-29',
       hashes: {
-        default: { en: '5918617576489d3f', de: '18aa750205755513', pl: 'f4df9afdc3d62314' },
-        cdn: { en: 'fd113b4709247c9c', de: 'd7b56b97c049693c', pl: 'dd2687a7386de72d' },
+        default: { en: 'de4b5da815aad362', de: 'e10e772fd038cc45', pl: '1e322ffbc738bee1' },
+        cdn: { en: 'ddaaa1275d453ed3', de: '5cb8b30c72ef1d78', pl: 'b56a5d87567c5fe9' },
+        noQuarantine: { en: '76ac322969d4ade5', de: '010479eead2acb66', pl: '332f3cbd7ccdfd5c' },
       },
     },
   ],
@@ -253,6 +268,14 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
         cdn: { en: '3af63f194eaab681', de: '25d39c00bedd1344', pl: 'c6d4c2b8594bb738' },
       },
     },
+    {
+      date: '2026-11-29',
+      hashes: {
+        default: { en: '83b55aca5d3bbdcf', de: '25d39c00bedd1344', pl: '8879ed42085faddf' },
+        cdn: { en: '83b55aca5d3bbdcf', de: '25d39c00bedd1344', pl: '8879ed42085faddf' },
+        noQuarantine: { en: '83b55aca5d3bbdcf', de: '25d39c00bedd1344', pl: '8879ed42085faddf' },
+      },
+    },
   ],
   cookies: [
     { date: '2024-05-22' },
@@ -275,6 +298,14 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
       hashes: {
         default: { en: '9d936fe87358e56d', de: 'ea5d7506081f061e', pl: '62da3acd98a40b6d' },
         cdn: { en: '844ddb1cffda61fc', de: '943077be480a7429', pl: '095f23f1fc50d3bb' },
+      },
+    },
+    {
+      date: '2026-11-29',
+      hashes: {
+        default: { en: 'a6dfeb3197f77164', de: '3d906acd1107e9a2', pl: '39d6d601ee71d769' },
+        cdn: { en: '5390c6cb808afe4f', de: 'b6a364faa484e24a', pl: 'd1ee6e209cf64c1d' },
+        noQuarantine: { en: 'a6dfeb3197f77164', de: '3d906acd1107e9a2', pl: '39d6d601ee71d769' },
       },
     },
   ],

@@ -37,8 +37,7 @@ export const LOCALE_INFO: Readonly<Record<Locale, LocaleInfo>> = {
     name: 'English',
     listIso: 'en-GB',
     typesetting: {
-      before: 'Art\\.|No\\.|pp?\\.|[Ss]ections?',
-      own: '(?<=\\d\\)?) (?=\\(\\w{1,3}\\))',
+      before: 'Art\\.|[Nn]o\\.|pp?\\.|[Ss]ections?',
       letters: '',
     },
   },

@@ -1,3 +1,4 @@
+import { isLegalText } from './legal-texts.ts'
 import { page as pageById, type Page } from './pages.ts'
 import { serviceNamespace } from './services.ts'
 import { teamMember } from './team.ts'
@@ -51,10 +52,8 @@ export function pageLabel(page: Page, t: Translate): string {
       return t(`service-cards:${page.service}.name`)
     case 'team':
       return teamMember(page.member).name
-    case 'imprint':
-    case 'terms':
-    case 'privacy':
-    case 'cookies':
+    default:
+      // The legal pages (LEGAL_TEXTS): named as the footer links them.
       return t(`common:footer.${page.screen}`)
   }
 }
@@ -70,13 +69,10 @@ export function pageTexts(page: Page, t: Translate): PageTexts {
       return { label, badge: own('hero.eyebrow'), title: own('hero.title'), ...meta }
     case 'team':
       return { label, badge: own('role'), title: label, ...meta }
-    case 'imprint':
-    case 'terms':
-    case 'privacy':
-    case 'cookies':
-      return { label, badge: t('common:footer.legalHeading'), title: own('title'), ...meta }
     default:
-      return { label, badge: own('hero.badge'), title: own('hero.title'), ...meta }
+      return isLegalText(page.screen)
+        ? { label, badge: t('common:footer.legalHeading'), title: own('title'), ...meta }
+        : { label, badge: own('hero.badge'), title: own('hero.title'), ...meta }
   }
 }
 

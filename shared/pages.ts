@@ -50,6 +50,12 @@ export const PAGES = [
   { id: 'terms-of-service', path: '/terms-of-service', screen: 'terms', namespaces: ['terms'] },
   { id: 'privacy-policy', path: '/privacy-policy', screen: 'privacy', namespaces: ['privacy'] },
   { id: 'cookie-policy', path: '/cookie-policy', screen: 'cookies', namespaces: ['cookies'] },
+  {
+    id: 'accessibility',
+    path: '/accessibility',
+    screen: 'accessibility',
+    namespaces: ['accessibility'],
+  },
 ] as const satisfies readonly PageEntry[]
 
 export type Page = (typeof PAGES)[number]

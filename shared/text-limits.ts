@@ -47,6 +47,7 @@ export const TEXT_LIMITS = [
       'common:footer.terms',
       'common:footer.cookies',
       'common:footer.imprint',
+      'common:footer.accessibility',
     ],
     max: 36,
     where: 'the footer’s links to the legal pages',

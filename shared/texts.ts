@@ -1,5 +1,6 @@
 import type { InitOptions } from 'i18next'
 import type about from '../locales/en/about.json'
+import type accessibility from '../locales/en/accessibility.json'
 import type common from '../locales/en/common.json'
 import type contact from '../locales/en/contact.json'
 import type cookies from '../locales/en/cookies.json'
@@ -39,6 +40,7 @@ export type FileResources = {
   terms: typeof terms
   privacy: typeof privacy
   cookies: typeof cookies
+  accessibility: typeof accessibility
   mail: typeof mail
 } & Record<ServiceNamespace, ServiceTexts> & {
     'service-managed-it': typeof serviceManagedIt

@@ -14,8 +14,9 @@ import { LOCALE_INFO, LOCALES } from './locales.ts'
  *   abbreviations before their number or letter (`Art. 6`, `lit. f`), and a space before an
  *   ellipsis (`Wird gesendet …`) or a spaced dash (`ein Team – von …`), so neither starts a
  *   line;
- * - English: `Art.`, `No.`, `p.`, `pp.`, `section(s)`; the parts of a citation after its
- *   number (`Art. 6 (1) (f)`);
+ * - English: `Art.`, `no.`, `p.`, `pp.`, `section(s)`; a citation's parts are closed up
+ *   (`Art. 6(1)(f)`, `section 25(2) no. 2`), so no space inside them needs binding
+ *   (docs/decisions/english-legal-citations.md);
  * - German: `Abs.`, `Art.`, `Nr.`, `S.`, `Ziff.`, `lit.`; the units `Uhr`, `Tsd.`, `Mio.`,
  *   `Mrd.` and `f.`/`ff.` after a number (`Art. 44 ff.`); abbreviations of several letters
  *   (`z. B.`, `d. h.`, `i. d. R.`);

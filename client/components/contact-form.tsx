@@ -163,6 +163,8 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
       <input type="hidden" name={TOKEN_FIELD} value={token} />
       {via ? <input type="hidden" name={VIA_FIELD} value={via} /> : null}
       <div className="form-status" role="status">
+        {/* The specification's words, also for a held-back post, whose readers see the daily
+            digest (docs/decisions/texts-the-specification-fixes.md). */}
         {status === 'success' ? <p className="form-success">{t('form.status.success')}</p> : null}
         {status === 'verifying' ? <p>{t('form.status.verifying')}</p> : null}
         {hasErrors ? <p className="form-problem">{t('form.errorSummary')}</p> : null}

@@ -63,6 +63,9 @@ export function SiteFooter() {
             <li>
               <LocalizedLink to="/imprint">{t('footer.imprint')}</LocalizedLink>
             </li>
+            <li>
+              <LocalizedLink to="/accessibility">{t('footer.accessibility')}</LocalizedLink>
+            </li>
           </ul>
         </nav>
         <div className="footer-col">

@@ -25,7 +25,7 @@ export function PrivacyPage({ page }: ScreenProps<ScreenPage<'privacy'>>) {
   const { locale, policy } = useApp()
   const values = usePolicyValues()
   // Lists in the language ("a, b and c"), typeset as a whole, since a value passed to t() is
-  // left as it is: every field the contact form has, and what rests on Art. 6 (1) (f) GDPR.
+  // left as it is: every field the contact form has, and what rests on Art. 6(1)(f) GDPR.
   const list = (items: string[]) => typeset(formatList(items, locale), locale)
   const formFields = list(
     CONTACT_FIELDS.map(({ name, isRequired }) =>

@@ -376,7 +376,12 @@ const CASES: Record<
 
 let rules: Rule[] = []
 /** The dashboard's panels; a row (a heading between panels) has no queries. */
-let dashboard: { panels: { title: string; targets?: { expr: string }[] }[] } | undefined
+let dashboard:
+  | {
+      time: { from: string }
+      panels: { title: string; timeFrom?: string; targets?: { expr: string }[] }[]
+    }
+  | undefined
 let work: string
 
 beforeAll(() => {
@@ -539,6 +544,22 @@ function meets(labels: Record<string, string>, { label, op, value }: Matcher): b
   if (op === '=~') return pattern.test(actual)
   return !pattern.test(actual)
 }
+
+describe.skipIf(!binary)('the dashboard shows statistics as the privacy policy says', () => {
+  // privacy:sections.hosting.paragraphs.4: totals per page, source and language "over days and
+  // weeks". A table over a picked range of minutes could name the page of one inquiry.
+  it('opens on the last 7 days, and each table of views or leads covers 7 days whatever is picked', () => {
+    expect(dashboard?.time.from).toBe('now-7d')
+    const ranged = (dashboard?.panels ?? []).filter((panel) =>
+      (panel.targets ?? []).some(
+        ({ expr }) =>
+          expr.includes('$__range') && /page_views_total|contact_leads_total/.test(expr),
+      ),
+    )
+    expect(ranged.map((panel) => panel.title)).toContain('Leads per page, form and interest')
+    for (const panel of ranged) expect(panel.timeFrom, panel.title).toBe('7d')
+  })
+})
 
 describe.skipIf(!binary)('the dashboard and the rules read only metrics the app exposes', () => {
   let site: FastifyInstance | undefined

@@ -1235,6 +1235,25 @@ describe.skipIf(!binary)('/metrics stays off the public path', () => {
   type ServicePort = { name: string; port: number; targetPort: string }
   type IngressPath = { backend: { service: { name: string; port: { number: number } } } }
 
+  it.each(['NodePort', 'LoadBalancer'])(
+    'service.type %s: the published Service has the site port only; /metrics a ClusterIP Service',
+    (type) => {
+      const manifests = render('defaults', ['--set', `service.type=${type}`])
+      const published = find(manifests, 'Service', FULLNAME)
+      expect(published.spec?.type).toBe(type)
+      expect((published.spec?.ports as ServicePort[]).map((port) => port.name)).toEqual(['http'])
+      const metrics = find(manifests, 'Service', `${FULLNAME}-metrics`)
+      expect(metrics.spec?.type).toBe('ClusterIP')
+      expect((metrics.spec?.ports as ServicePort[]).map((port) => port.targetPort)).toEqual([
+        'metrics',
+      ])
+      expect(metrics.spec?.selector).toEqual(published.spec?.selector)
+      // With the default ClusterIP there is one Service, with both ports.
+      const one = render('defaults').filter((manifest) => manifest.kind === 'Service')
+      expect(one.map((service) => service.metadata.name)).not.toContain(`${FULLNAME}-metrics`)
+    },
+  )
+
   it.each(VALUE_SETS)(
     '%s: the Ingress reaches the site port only, Prometheus the metrics port',
     (valueSet) => {

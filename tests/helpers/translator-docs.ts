@@ -170,3 +170,82 @@ export function missingDescriptions(required: readonly Required[], rows: readonl
         : `${key} (${why}) is not described`,
     )
 }
+
+/** Every key of the English file described by a row: its own, its plural base's or a prefix's. */
+export function undescribedKeys(english: Texts, rows: readonly Row[]): string[] {
+  return [...english.keys()]
+    .filter((key) => rows.every(({ name }) => !covers(name, key)))
+    .map((key) => `${key}: no row describes it (nor one of its prefixes)`)
+}
+
+const COUNT_WORDS = ['two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']
+
+/** The sizes of the lists in a tree: arrays, and the keyed entries (objects) of an object. */
+function listSizes(value: unknown): number[] {
+  if (typeof value !== 'object' || value === null) return []
+  const children = Object.values(value)
+  const entries = Array.isArray(value)
+    ? children.length
+    : children.filter((child) => typeof child === 'object' && child !== null).length
+  return [...(entries > 0 ? [entries] : []), ...children.flatMap(listSizes)]
+}
+
+/** A count a note may state of the site's tables: the noun after it and how many there are. */
+export type TableCount = { noun: RegExp; count: number }
+
+/**
+ * The counts a description file states in words, each true: in a quotation (“Six areas”) it is
+ * the English text's, which a check of its own holds to the table; in a row, the number of
+ * entries of a list under that row's key or its parent's; elsewhere, a table's size by the noun after it. Any
+ * other count would drift unseen, so it is a problem too: write it so a check can hold it.
+ */
+export function statedCountProblems(
+  markdown: string,
+  tree: Readonly<Record<string, unknown>>,
+  english: Texts,
+  tables: readonly TableCount[],
+): string[] {
+  const texts = [...english.values()].map((text) => text.toLowerCase())
+  const problems: string[] = []
+  for (const line of markdown.split('\n')) {
+    const cells = line.startsWith('| `') ? line.split('|').slice(2).join('|') : line
+    const key = line.startsWith('| `') ? /^\| `([^`]+)`/.exec(line)?.[1] : undefined
+    const quoted = [...cells.matchAll(/“([^”]+)”/g)].map(([, quote]) => quote ?? '')
+    for (const match of cells.matchAll(
+      /\b([A-Za-z]+)\b(?!-)(?=(?:\s+([a-z-]+))?(?:\s+([a-z-]+))?)/g,
+    )) {
+      const count = COUNT_WORDS.indexOf((match[1] ?? '').toLowerCase()) + 2
+      if (count < 2) continue
+      const phrase = [match[1], match[2], match[3]].filter(Boolean).join(' ')
+      const where = `“${phrase}”${key ? ` (row ${key})` : ''}`
+      const quote = quoted.find((text) => text.includes(match[1] ?? ''))
+      if (quote !== undefined) {
+        if (!texts.some((text) => text.includes(quote.toLowerCase()))) {
+          problems.push(`${where}: quotes “${quote}”, which no English text of it says`)
+        }
+        continue
+      }
+      if (key !== undefined) {
+        // The row's own lists, or its siblings' (`stats.heading` names the band `stats.items`).
+        const at = (path: string[]) =>
+          path.reduce<unknown>((node, part) => {
+            return typeof node === 'object' && node !== null
+              ? (node as Record<string, unknown>)[part]
+              : undefined
+          }, tree)
+        const parts = key.split('.')
+        const sizes = [...listSizes(at(parts)), ...listSizes(at(parts.slice(0, -1)))]
+        if (sizes.includes(count)) continue
+      }
+      const nouns = [match[2], match[3]].filter(Boolean).join(' ')
+      const table = tables.find(({ noun }) => noun.test(nouns))
+      if (table?.count === count) continue
+      problems.push(
+        table
+          ? `${where}: the table has ${table.count}`
+          : `${where}: no list of ${count} under the row's key and no table this check counts`,
+      )
+    }
+  }
+  return problems
+}

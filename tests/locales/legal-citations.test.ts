@@ -45,6 +45,16 @@ describe('legal citations', () => {
   })
   it.skip.each(unwritten(ARTICLE_8))('%s: add how it cites an article to ARTICLE_8', () => {})
 
+  // docs/decisions/english-legal-citations.md: one notation, as English legal writing has it.
+  it('en cites law as English legal writing does: Art. 6(1)(f), section 25(2) no. 2, no §', () => {
+    for (const [key, raw] of localeStrings('en')) {
+      const text = raw.replaceAll('\u00a0', ' ')
+      expect(text, key).not.toContain('§')
+      expect(text, key).not.toMatch(/\b(?:Art\.|[Ss]ections?) \d+[a-z]?(?:\(\w+\))* \(\w{1,3}\)/)
+      expect(text, key).not.toMatch(/\b[Ss]ection \d+[a-z]?(?:\(\w+\))* No\. \d/)
+    }
+  })
+
   /** § 147 AO and § 257 HGB since 1 January 2025: letters six, vouchers eight, books ten years. */
   const PERIODS: PerLanguage<[RegExp, RegExp, RegExp]> = {
     en: [/correspondence[^;]*\bsix years/, /vouchers[^;]*\beight years/, /books[^;]*\bten years/],

@@ -3,7 +3,7 @@ import { localeStrings } from '#tests/helpers/locales.ts'
 
 /**
  * The Polish texts address the reader formally ("Państwo"): no second person singular
- * anywhere. Calls to action are noun labels ("Zapytanie o konsultację"); only the labels of
+ * anywhere. Calls to action are noun labels ("Bezpłatna konsultacja"); only the labels of
  * controls that operate the page itself may be imperatives, as on Polish government and bank
  * sites (docs/languages.md#languages). Pronouns and possessives are never allowed, not even there.
  */

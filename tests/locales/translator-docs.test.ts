@@ -3,7 +3,10 @@
 // file per namespace, no described key that is gone, and the texts they would otherwise guess
 // at described. Each check is also shown failing on a broken copy of the real docs.
 import { describe, expect, it } from 'vitest'
+import { LOCALES } from '#shared/locales.ts'
 import { FILE_NAMESPACES } from '#shared/namespaces.ts'
+import { SERVICES, SUPPORT_TIERS } from '#shared/services.ts'
+import { TEAM } from '#shared/team.ts'
 import { TEXT_LIMITS } from '#shared/text-limits.ts'
 import { flatten } from '#tests/helpers/locale-checks.ts'
 import { texts } from '#tests/helpers/locales.ts'
@@ -12,12 +15,15 @@ import {
   descriptionFiles,
   guide,
   missingDescriptions,
+  statedCountProblems,
+  type TableCount,
   placeholderNames,
   placeholderProblems,
   placeholderRows,
   requiredDescriptions,
   rowProblems,
   tableRows,
+  undescribedKeys,
   type Row,
 } from '#tests/helpers/translator-docs.ts'
 
@@ -27,6 +33,19 @@ const used = placeholderNames(FILE_NAMESPACES.flatMap((ns) => [...english(ns).va
 const settings = new Set(
   placeholders.filter((row) => row.kind === 'setting').map((row) => row.name),
 )
+
+/** The tables a note may count by the noun after the number. */
+const TABLE_COUNTS: TableCount[] = [
+  { noun: /^services\b/, count: SERVICES.length },
+  { noun: /^co-founders\b/, count: TEAM.length },
+  { noun: /^(?:support )?packages\b/, count: SUPPORT_TIERS.length },
+  { noun: /^languages\b/, count: LOCALES.length },
+]
+
+/** The counts `ns`'s notes state that no check holds, or that are wrong. */
+function counts(ns: string, markdown = descriptionFile(ns)) {
+  return statedCountProblems(markdown, texts('en', ns), english(ns), TABLE_COUNTS)
+}
 
 /** The keys of `ns` that must be described and are not, in the given rows. */
 function missing(ns: string, rows: readonly Row[]) {
@@ -61,6 +80,14 @@ describe('descriptions (docs/translating/<namespace>.md)', () => {
     it(`${ns}: describes what a translator would otherwise guess`, () => {
       expect(missing(ns, tableRows(descriptionFile(ns)))).toEqual([])
     })
+
+    it(`${ns}: describes every key of its English file`, () => {
+      expect(undescribedKeys(english(ns), tableRows(descriptionFile(ns)))).toEqual([])
+    })
+
+    it(`${ns}: every count it states is the count of a list or a table`, () => {
+      expect(counts(ns)).toEqual([])
+    })
   }
 })
 
@@ -93,6 +120,21 @@ describe('each check fails on a broken example', () => {
     const broken = rows.filter((row) => row.name !== 'form.submit')
     expect(missing('common', broken)).toEqual([
       'form.submit (at most 24 characters in the contact form’s button) is not described',
+    ])
+  })
+
+  it('a key no row describes: a new field’s label', () => {
+    const rows = tableRows(descriptionFile('common'))
+    const withPhone = new Map([...english('common'), ['form.phone', 'Phone']])
+    expect(undescribedKeys(withPhone, rows)).toEqual([
+      'form.phone: no row describes it (nor one of its prefixes)',
+    ])
+  })
+
+  it('a count left behind: six services in the notes beside a seventh', () => {
+    const seven = descriptionFile('services') + '\nThe seven services each have a card.\n'
+    expect(counts('services', seven)).toEqual([
+      `“seven services each”: the table has ${SERVICES.length}`,
     ])
   })
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FileOutbox } from '#server/services/contact/index.ts'
+import { factsStillSamples } from '#shared/sample-facts.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 import { freePort } from '#tests/helpers/net.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
@@ -79,12 +80,16 @@ describe('server process', { timeout: 60_000 }, () => {
       .output()
       .stdout.trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as { msg: string; path?: string })
+      .map((line) => JSON.parse(line) as { msg: string; path?: string; level: number })
     expect(lines.map((line) => line.msg)).toEqual(
       expect.arrayContaining(['shutting down', 'closed']),
     )
     // JSON logs, one line per request.
     expect(lines.filter((line) => line.path === '/pl')).toHaveLength(1)
+    // The repository's sample company, named at the start (docs/go-live.md).
+    const warning = lines.find((line) => line.msg.startsWith('SAMPLE COMPANY FACTS'))
+    expect(warning).toMatchObject({ level: 40, samples: factsStillSamples() })
+    expect(factsStillSamples()).toContain('VAT identification number (COMPANY.vatId): DE123456789')
   })
 
   it('with METRICS_PORT serves /metrics only there, and the site answers it with 404', async () => {

@@ -32,8 +32,8 @@ describe('locale paths', () => {
     expect(unlocalizePath('/about')).toBe('/about')
   })
 
-  it('has the eight fixed pages, one per service and team member, in every locale', () => {
-    expect(PAGES).toHaveLength(8 + SERVICES.length + TEAM.length)
+  it('has the nine fixed pages, one per service and team member, in every locale', () => {
+    expect(PAGES).toHaveLength(9 + SERVICES.length + TEAM.length)
     expect(new Set(PAGES.map((page) => page.id)).size).toBe(PAGES.length)
     const paths = LOCALIZED_PAGES.map(({ path }) => path)
     expect(new Set(paths).size).toBe(PAGES.length * LOCALES.length)

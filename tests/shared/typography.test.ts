@@ -56,9 +56,13 @@ describe('typeset', () => {
     ],
     ['en', 'within 2.5 s, 10 GB, 99.9 %', 'within 2.5_s, 10_GB, 99.9_%'],
     ['en', 'I am a person, a 30-minute call', 'I am a person, a 30-minute call'],
-    // English: "section" like §, and the parts of a citation after its number.
+    // English: "section" like §; a citation's parts are closed up, "no." binds its number.
     ['en', 'under section 5 DDG and sections 8 to 10', 'under section_5 DDG and sections_8 to 10'],
-    ['en', 'Art. 6 (1) (f) GDPR and Art. 21 (1)', 'Art._6_(1)_(f) GDPR and Art._21_(1)'],
+    [
+      'en',
+      'Art. 6(1)(f) GDPR and section 25(2) no. 2 TDDDG',
+      'Art._6(1)(f) GDPR and section_25(2) no._2 TDDDG',
+    ],
     // German: f. and ff. stay with their number.
     ['de', 'unter Einhaltung der Art. 44 ff. DSGVO', 'unter Einhaltung der Art._44_ff. DSGVO'],
     // Apostrophes after a letter or digit are typographic; quotes and code are not touched.

@@ -1,10 +1,12 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import {
   LEGAL_HISTORY,
   formatLegalDate,
-  legalDay,
   type DatedLegalText,
   type LegalConfiguration,
 } from '#shared/legal.ts'
@@ -17,13 +19,15 @@ import { html, texts } from '#tests/helpers/locales.ts'
  * The dated history of the legal texts (shared/legal.ts,
  * docs/languages.md#legal-texts-that-state-what-the-code-does): a text whose rendered words change
  * without a new dated version fails here. The hash covers what a visitor reads of the document
- * (title, introduction, tables, sections) in each language, with the default settings and with a
- * CDN, but not the date line and the history list themselves.
+ * (title, introduction, tables, sections) in each language, with the default settings, with a
+ * CDN and with no quarantine, but not the date line and the history list themselves. The
+ * texts are rendered from the sources (development mode), so no build is needed to see a change.
  */
 const TEXTS = Object.keys(LEGAL_HISTORY) as DatedLegalText[]
 const CONFIGURATIONS: Record<LegalConfiguration, Record<string, string>> = {
   default: {},
   cdn: { CDN_URL: 'https://cdn.modernwerk.example' },
+  noQuarantine: { QUARANTINE_DAYS: '0' },
 }
 
 function path(text: DatedLegalText, locale: Locale): string {
@@ -50,7 +54,9 @@ function hash(text: string): string {
 const apps = new Map<LegalConfiguration, FastifyInstance>()
 beforeAll(async () => {
   for (const [name, env] of Object.entries(CONFIGURATIONS)) {
-    apps.set(name as LegalConfiguration, await buildTestApp(env))
+    // Development mode renders through Vite from the sources: the hashes are those of the texts,
+    // tables and components as they are now, not of the last build (`npm run build`).
+    apps.set(name as LegalConfiguration, await buildTestApp({ NODE_ENV: 'development', ...env }))
   }
 })
 afterAll(async () => {
@@ -169,13 +175,21 @@ describe('settings the policies state, changed by a deployment', () => {
       expect(updated((await withCdn.inject(path('terms', locale))).body)).not.toContain(since)
     },
   )
-  it('without POLICY_SETTINGS_SINCE, changed settings date the policy from the day the server started', async () => {
-    const undated = await buildTestApp({ CONTACT_RETENTION_DAYS: '14' })
+  it('without POLICY_SETTINGS_SINCE, changed settings date the policy from the day they were first seen, after restarts too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'modernwerk-outbox-'))
+    const settings = { CONTACT_RETENTION_DAYS: '14', OUTBOX_DIR: dir }
+    vi.useFakeTimers({ now: new Date('2031-03-01T12:00:00Z'), toFake: ['Date'] })
+    const first = await buildTestApp(settings)
+    await first.close()
+    // Restarted three days later (or another replica started then): the same day.
+    vi.setSystemTime(new Date('2031-03-04T12:00:00Z'))
+    const undated = await buildTestApp(settings)
+    vi.useRealTimers()
     const unchanged = await buildTestApp({})
     try {
-      expect(undated.policyFacts.settingsSince).toBe(legalDay())
+      expect(undated.policyFacts.settingsSince).toBe('2031-03-01')
       const body = (await undated.inject(path('privacy', 'de'))).body
-      expect(updated(body)).toContain(html(formatLegalDate(legalDay(), LOCALE_INFO.de.iso)))
+      expect(updated(body)).toContain(html(formatLegalDate('2031-03-01', LOCALE_INFO.de.iso)))
       const common = texts('de', 'common') as { legal: { settingsChanged: string } }
       expect(body).toContain(html(common.legal.settingsChanged, 'de'))
       // With every stated setting at its default, the history alone dates it.

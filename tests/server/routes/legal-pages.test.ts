@@ -67,7 +67,7 @@ const STATED: PerLanguage<Stated> = {
     errorReports: 'up to 10 security reports per minute',
     queueDisk: 'no more than 2 hours later',
     tokenMaxAge: 'for 4 hours; by then, the token has expired anyway',
-    statistics: 'we keep them for 90 days',
+    statistics: 'we keep them for no longer than 90 days',
   },
   de: {
     retention: '12 Tage',
@@ -78,18 +78,18 @@ const STATED: PerLanguage<Stated> = {
     errorReports: 'Er nimmt je Minute bis zu 10 Fehlermeldungen',
     queueDisk: 'spätestens 2 Stunden danach',
     tokenMaxAge: 'für 4 Stunden jedes verwendete Token',
-    statistics: 'bewahren sie 90 Tage lang auf',
+    statistics: 'bewahren sie höchstens 90 Tage lang auf',
   },
   pl: {
     retention: '12 dni',
     window: '1 godzinę',
-    max: 'do 3 wiadomości na godzinę',
+    max: 'najwyżej 3 wiadomości na godzinę',
     cookie: '365 dni',
     logs: 'usuwa go po 9 dniach',
     errorReports: 'do 10 zgłoszeń naruszeń na minutę',
-    queueDisk: 'okresu wynoszącego 2 godziny',
-    tokenMaxAge: 'przez 4 godziny przechowujemy wykorzystany token',
-    statistics: 'przechowujemy je przez 90 dni',
+    queueDisk: 'najpóźniej 2 godziny później',
+    tokenMaxAge: 'przez 4 godziny przechowujemy każdy wykorzystany token',
+    statistics: 'przechowujemy je nie dłużej niż przez 90 dni',
   },
 }
 
@@ -145,7 +145,7 @@ describe('the privacy policy states what this deployment does', () => {
       const withIt = await text(withCdn, 'privacy-policy', locale)
       // Its own section and its entry among the processors.
       expect(withIt.split(cdnName).length - 1).toBeGreaterThanOrEqual(3)
-      // And among what rests on Art. 6 (1) (f), which the right to object names.
+      // And among what rests on Art. 6(1)(f), which the right to object names.
       const grounds = texts(locale, 'privacy').objectionGrounds as Record<string, string>
       expect(withIt).toMatch(words(String(grounds.cdn)))
       expect(without).not.toMatch(words(String(grounds.cdn)))
