@@ -183,7 +183,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}) {
   app.decorate('config', config)
   app.decorate('metrics', new Registry())
   // Several replicas share one rate-limit budget through Redis (REDIS_URL), on a connection
-  // that fails at once when Redis is unreachable (the limit then lets requests through).
+  // that fails at once when Redis is unreachable (the limit then lets requests through; the
+  // contact route refuses them itself: docs/decisions/conditions-the-policy-leaves-unstated.md).
   const redis = config.REDIS_URL
     ? // Loaded only when configured: one replica needs no Redis client in memory.
       (await import('./services/contact/index.ts')).failFastRedis(config.REDIS_URL)
