@@ -239,9 +239,9 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
     {
       date: '2026-11-29',
       hashes: {
-        default: { en: 'de4b5da815aad362', de: 'e10e772fd038cc45', pl: '1e322ffbc738bee1' },
-        cdn: { en: 'ddaaa1275d453ed3', de: '5cb8b30c72ef1d78', pl: 'b56a5d87567c5fe9' },
-        noQuarantine: { en: '76ac322969d4ade5', de: '010479eead2acb66', pl: '332f3cbd7ccdfd5c' },
+        default: { en: 'b067a2492bc7a99e', de: 'e10e772fd038cc45', pl: '1e322ffbc738bee1' },
+        cdn: { en: '2208af9dd79fa760', de: '5cb8b30c72ef1d78', pl: 'b56a5d87567c5fe9' },
+        noQuarantine: { en: '6b911ab0ff54bb01', de: '010479eead2acb66', pl: '332f3cbd7ccdfd5c' },
       },
     },
   ],
