@@ -18,7 +18,17 @@ export type SampleFact = {
   now: () => string | readonly string[]
 }
 
-export const SHIPPED_SAMPLES = [
+/** The sample names of a table of people: each is a fact of its own, found among `now()`. */
+function names(
+  fact: string,
+  where: string,
+  samples: readonly string[],
+  now: () => readonly string[],
+): SampleFact[] {
+  return samples.map((sample) => ({ fact, where, sample, now }))
+}
+
+export const SHIPPED_SAMPLES: readonly SampleFact[] = [
   {
     fact: 'legal name',
     where: 'COMPANY.legalName',
@@ -73,37 +83,16 @@ export const SHIPPED_SAMPLES = [
     sample: 'Beispiel CDN GmbH',
     now: () => COMPANY.cdn.provider,
   },
-  {
-    fact: 'partner',
-    where: 'TEAM (shared/team.ts)',
-    sample: 'Jonas Weber',
-    now: () => TEAM.map((member) => member.name),
-  },
-  {
-    fact: 'partner',
-    where: 'TEAM (shared/team.ts)',
-    sample: 'Katarzyna Nowak',
-    now: () => TEAM.map((member) => member.name),
-  },
-  {
-    fact: 'client quoted on the home page',
-    where: 'TESTIMONIALS (shared/home.ts)',
-    sample: 'Thomas Brandt',
-    now: () => TESTIMONIALS.map((quote) => quote.name),
-  },
-  {
-    fact: 'client quoted on the home page',
-    where: 'TESTIMONIALS (shared/home.ts)',
-    sample: 'Magdalena Zielińska',
-    now: () => TESTIMONIALS.map((quote) => quote.name),
-  },
-  {
-    fact: 'client quoted on the home page',
-    where: 'TESTIMONIALS (shared/home.ts)',
-    sample: 'Sabine Krüger',
-    now: () => TESTIMONIALS.map((quote) => quote.name),
-  },
-] as const satisfies readonly SampleFact[]
+  ...names('partner', 'TEAM (shared/team.ts)', ['Jonas Weber', 'Katarzyna Nowak'], () =>
+    TEAM.map((member) => member.name),
+  ),
+  ...names(
+    'client quoted on the home page',
+    'TESTIMONIALS (shared/home.ts)',
+    ['Thomas Brandt', 'Magdalena Zielińska', 'Sabine Krüger'],
+    () => TESTIMONIALS.map((quote) => quote.name),
+  ),
+]
 
 /** The facts still holding their shipped sample, each as "<fact> (<where>): <sample>". */
 export function factsStillSamples(samples: readonly SampleFact[] = SHIPPED_SAMPLES): string[] {
