@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Alias } from 'vite'
+import { bundleReport } from './scripts/lib/bundle-report.ts'
 import { staticImports } from './scripts/lib/static-imports.ts'
 import { SCREENS, screenSource } from './shared/pages.ts'
 
@@ -60,7 +61,8 @@ const cssTargets = {
 // page chunks and stylesheets. `vite build --ssr client/entry-server.tsx` reuses this config
 // for the server entry (dependencies stay external and load from node_modules).
 export default defineConfig(({ command, isSsrBuild }) => ({
-  plugins: [react()],
+  // The client build reports what each package and module costs per chunk (docs/performance.md).
+  plugins: [react(), ...(isSsrBuild ? [] : [bundleReport(ROOT)])],
   resolve: { alias: command === 'build' && !isSsrBuild ? routerProductionBuild : [] },
   publicDir: 'public',
   // Stylesheets go through Lightning CSS, in the build and in development alike: it bundles

@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { execFileSync } from 'node:child_process'
+import { get, type IncomingHttpHeaders } from 'node:http'
 import autocannon from 'autocannon'
 import { PROOF_FIELD, TOKEN_FIELD } from '#shared/contact-fields.ts'
 import { personProof, personToken, TEST_TOKEN_SECRET } from '#tests/helpers/form-token.ts'
@@ -41,6 +42,7 @@ import {
   waitFor,
 } from './lib/processes.ts'
 import { chartMemoryLimitMiB, heapLimitIn, inCgroup, memoryCgroup } from './lib/memory-limit.ts'
+import { savedKey, type SavedPage } from './lib/saved-answers.ts'
 import { HAS_TASKSET, HAS_WRK, runWrk } from './lib/wrk.ts'
 
 const { values: args } = parseArgs({
@@ -80,8 +82,18 @@ const frameworkAsset = Object.values(manifest).find((chunk) => chunk.name === 'f
 if (!frameworkAsset) throw new Error('The manifest has no framework chunk')
 
 const NOT_FOUND_PATH = '/this-page-does-not-exist'
-/** What is measured: three pages of different types and locales, an asset and the 404. */
-const TARGETS = [
+
+/** What current Chromium, Edge and Firefox send with every request (Safari: without zstd). */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd'
+
+type Target = { label: string; path: string; status: number; acceptsBrotli?: boolean }
+
+/**
+ * What is measured: three pages of different types and locales, the home page from a campaign
+ * link, the framework chunk as it is and as browsers ask for it (Brotli), and the 404. Pages
+ * and the 404 are asked for as they are, so every server sends the same bytes.
+ */
+const TARGETS: Target[] = [
   { label: '/', path: '/', status: 200 },
   {
     label: '/de/services/security-compliance',
@@ -89,7 +101,18 @@ const TARGETS = [
     status: 200,
   },
   { label: '/pl/contact', path: '/pl/contact', status: 200 },
+  {
+    label: '/?utm_source=… (campaign)',
+    path: '/?utm_source=newsletter&utm_medium=email&utm_campaign=winter',
+    status: 200,
+  },
   { label: 'asset (framework JS)', path: `/${frameworkAsset}`, status: 200 },
+  {
+    label: 'asset (framework JS, br)',
+    path: `/${frameworkAsset}`,
+    status: 200,
+    acceptsBrotli: true,
+  },
   { label: '404', path: NOT_FOUND_PATH, status: 404 },
 ]
 
@@ -133,13 +156,14 @@ const BROWSER_HEADERS = {
   Referer: 'https://www.google.de/',
 }
 
-async function load(url: string, expected: number, duration: number): Promise<Measure> {
+async function load(base: string, target: Target, duration: number): Promise<Measure> {
+  const url = base + target.path
+  const expected = target.status
+  const headers = target.acceptsBrotli
+    ? { ...BROWSER_HEADERS, 'Accept-Encoding': BROWSER_ENCODINGS }
+    : BROWSER_HEADERS
   if (HAS_WRK) {
-    const result = await runWrk(url, {
-      connections: CONNECTIONS,
-      seconds: duration,
-      headers: BROWSER_HEADERS,
-    })
+    const result = await runWrk(url, { connections: CONNECTIONS, seconds: duration, headers })
     // wrk counts answers outside 2xx/3xx: for the 404 target those are the expected ones.
     const unexpected = expected < 400 ? result.non2xx3xx : result.requests - result.non2xx3xx
     return {
@@ -153,7 +177,7 @@ async function load(url: string, expected: number, duration: number): Promise<Me
     url,
     connections: CONNECTIONS,
     duration,
-    headers: BROWSER_HEADERS,
+    headers,
     pipelining: 1,
     // Its own thread, so the generator is not also the bench's event loop.
     workers: 1,
@@ -180,10 +204,9 @@ function pin(pid: number | undefined) {
 async function benchServer(base: string, pid: number | undefined) {
   pin(pid)
   // Warm up: the page cache fills, the JIT compiles the hot paths.
-  for (const target of TARGETS) await load(base + target.path, target.status, 1)
+  for (const target of TARGETS) await load(base, target, 1)
   const results: Measure[] = []
-  for (const target of TARGETS)
-    results.push(await load(base + target.path, target.status, DURATION))
+  for (const target of TARGETS) results.push(await load(base, target, DURATION))
   return results
 }
 
@@ -221,41 +244,35 @@ const OWN_HEADERS = new Set([
   'keep-alive',
 ])
 
-export type SavedPage = {
-  file: string
-  status: number
-  type: string
-  /** Our response headers besides OWN_HEADERS, for the other servers to send as well. */
-  headers: Record<string, string>
-}
-
 /** Save the pages exactly as our server answers them, for the static server and the baseline. */
 async function savePages(base: string) {
   const site = join(work, 'site')
   const pages: Record<string, SavedPage> = {}
   for (const target of TARGETS) {
-    const response = await fetch(base + target.path, { headers: { 'accept-encoding': 'identity' } })
-    const body = Buffer.from(await response.arrayBuffer())
+    const response = await rawGet(
+      base + target.path,
+      target.acceptsBrotli ? BROWSER_ENCODINGS : 'identity',
+    )
     if (response.status !== target.status) {
       throw new Error(`${target.path} answered ${response.status}, not ${target.status}`)
     }
-    const relative = target.path.startsWith('/assets/')
-      ? target.path
+    const pathname = new URL(target.path, base).pathname
+    const relative = pathname.startsWith('/assets/')
+      ? `${pathname}${target.acceptsBrotli ? '.br' : ''}`
       : target.status === 404
         ? '/404.html'
-        : `${target.path.replace(/\/$/, '')}/index.html`
+        : `${pathname.replace(/\/$/, '')}/index.html`
     const file = join(site, relative)
     mkdirSync(dirname(file), { recursive: true })
-    writeFileSync(file, body)
-    const type = response.headers.get('content-type') ?? 'application/octet-stream'
+    writeFileSync(file, response.body)
+    const type = response.headers['content-type'] ?? 'application/octet-stream'
     const headers: Record<string, string> = {}
-    for (const [name, value] of response.headers) if (!OWN_HEADERS.has(name)) headers[name] = value
-    pages[target.status === 404 ? '/404' : target.path] = {
-      file,
-      status: target.status,
-      type,
-      headers,
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (!OWN_HEADERS.has(name) && typeof value === 'string') headers[name] = value
     }
+    const key =
+      target.status === 404 ? '/404' : savedKey(target.path, target.acceptsBrotli === true)
+    pages[key] = { file, status: target.status, type, headers }
   }
   const pagesFile = join(work, 'pages.json')
   writeFileSync(pagesFile, JSON.stringify(pages))
@@ -282,14 +299,24 @@ function nginxHeaders(page: SavedPage): string {
     .join(' ')
 }
 
-/** One exact `location` per saved page, sending that page's headers. */
+/**
+ * One exact `location` per saved page, sending that page's headers; a file's Brotli form is sent
+ * to a request that accepts it (as `brotli_static` would, without the module). A URL with a
+ * query is its path's location: nginx matches locations without the query.
+ */
 function nginxLocations(pages: Record<string, SavedPage>, site: string): string {
   return Object.entries(pages)
+    .filter(([path]) => !path.includes('?'))
     .map(([path, page]) => {
       const file = page.file.slice(site.length)
-      const match = path === '/404' ? `= ${file}` : `= ${path}`
-      const serve = path === '/404' ? 'internal;' : `try_files ${file} =404;`
-      return `    location ${match} { ${serve} ${nginxHeaders(page)} }\n`
+      if (path === '/404') return `    location = ${file} { internal; ${nginxHeaders(page)} }\n`
+      if (path.endsWith('.br')) {
+        return `    location = ${path} { internal; types { } default_type ${page.type}; ${nginxHeaders(page)} }\n`
+      }
+      const brotli = pages[savedKey(path, true)]
+        ? `if ($http_accept_encoding ~ "\\bbr\\b") { rewrite ^ ${savedKey(path, true)} last; } `
+        : ''
+      return `    location = ${path} { ${brotli}try_files ${file} =404; ${nginxHeaders(page)} }\n`
     })
     .join('')
 }
@@ -332,7 +359,8 @@ ${nginxLocations(pages, site)}    location / { return 404; }
 import { readFile } from 'node:fs/promises'
 const pages = ${JSON.stringify(pages)}
 createServer(async (request, response) => {
-  const page = pages[request.url] ?? pages['/404']
+  const brotli = /\\bbr\\b/.test(request.headers['accept-encoding'] ?? '') ? pages[request.url + '.br'] : undefined
+  const page = brotli ?? pages[request.url] ?? pages['/404']
   const body = await readFile(page.file)
   response.writeHead(page.status, { 'content-type': page.type, ...page.headers }).end(body)
 }).listen(${port}, '127.0.0.1')`,
@@ -342,6 +370,27 @@ createServer(async (request, response) => {
 }
 
 const fmt = (value: number, digits = 0) => value.toFixed(digits)
+
+/** A GET whose body is kept as sent (fetch would decode a compressed one). */
+function rawGet(
+  url: string,
+  acceptEncoding: string,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      )
+      response.on('error', reject)
+    }).on('error', reject)
+  })
+}
 
 function at<T>(list: readonly T[], index: number): T {
   const item = list[index]

@@ -260,6 +260,34 @@ export function contactLink(values: Partial<Record<ContactFieldName, string>>): 
 }
 
 /**
+ * The query parameter a plain post's answer carries (`?sent=contact`): the form's page then says
+ * the message is on its way.
+ */
+export const SENT_PARAMETER = 'sent'
+
+/** A form's page after a plain post was accepted: where the post is redirected. */
+export function sentPath(form: ContactFormId, locale: Locale): string {
+  return `${contactFormPath(form, locale)}?${SENT_PARAMETER}=${form}`
+}
+
+/**
+ * What a page reads of its query, as one canonical search string ('' for nothing): the answer
+ * to a plain post (`SENT_PARAMETER`) and the choices a link preselects (`prefilledValues`) on a
+ * form's page, read exactly as the page reads them (the first value of each). Everything else,
+ * `utm_*`, `gclid`, `fbclid` or any parameter a page never reads, leaves the page as it is: the
+ * page cache keys pages by this (docs/decisions/campaign-links-from-the-cache.md).
+ */
+export function queryThePageReads(pathname: string, query: URLSearchParams): string {
+  const form = formAt(pathname)
+  if (!form) return ''
+  // Set only for choices the form offers, in the table's order.
+  const read = new URLSearchParams(prefilledValues(form, query))
+  if (query.get(SENT_PARAMETER) === form) read.set(SENT_PARAMETER, form)
+  const search = read.toString()
+  return search && `?${search}`
+}
+
+/**
  * Field values a link preselects (`?service=cloud`): only choices a form offers, so a link
  * cannot put arbitrary text into the form.
  */

@@ -5,6 +5,7 @@ import {
   fieldOptions,
   formFields,
   HONEYPOT_FIELD,
+  SENT_PARAMETER,
   TOKEN_FIELD,
   VIA_FIELD,
   viaPage,
@@ -62,7 +63,7 @@ export function ContactForm({ form, initialValues = {} }: ContactFormProps) {
   const fields = formFields(form)
   const own = formState?.form === form ? formState : undefined
   const [status, setStatus] = useState<Status>(
-    own?.outcome ?? (searchParams.get('sent') === form ? 'success' : 'idle'),
+    own?.outcome ?? (searchParams.get(SENT_PARAMETER) === form ? 'success' : 'idle'),
   )
   const [errors, setErrors] = useState<FieldErrors>(own?.errors ?? {})
   const [retryAfterSeconds, setRetryAfterSeconds] = useState(own?.retryAfterSeconds ?? 60)

@@ -7,7 +7,7 @@ import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 import Fastify from 'fastify'
 
-import type { SavedPage } from '../bench.ts'
+import { savedKey, type SavedPage } from '../lib/saved-answers.ts'
 
 const [portArgument, pagesFile] = process.argv.slice(2)
 if (!portArgument || !pagesFile) {
@@ -25,6 +25,12 @@ const pages = new Map(
     },
   ]),
 )
+/** The saved answer for a URL, its Brotli form when the request accepts one. */
+function pageFor(url: string, acceptEncoding: string | undefined) {
+  const brotli = /\bbr\b/.test(acceptEncoding ?? '') ? pages.get(savedKey(url, true)) : undefined
+  return brotli ?? pages.get(url) ?? notFound
+}
+
 const notFound = pages.get('/404') ?? {
   body: Buffer.from('Not found'),
   status: 404,
@@ -33,7 +39,7 @@ const notFound = pages.get('/404') ?? {
 
 if (process.argv.includes('--http')) {
   createServer((request, response) => {
-    const page = pages.get(request.url ?? '/') ?? notFound
+    const page = pageFor(request.url ?? '/', request.headers['accept-encoding'])
     response.writeHead(page.status, page.headers).end(page.body)
   }).listen(Number(portArgument), '127.0.0.1', () => console.log('listening'))
 } else {
@@ -43,7 +49,7 @@ if (process.argv.includes('--http')) {
 async function startFastify() {
   const app = Fastify({ logger: false })
   app.get('/*', (request, reply) => {
-    const page = pages.get(request.url) ?? notFound
+    const page = pageFor(request.url, request.headers['accept-encoding'])
     return reply.code(page.status).headers(page.headers).send(page.body)
   })
   await app.listen({ port: Number(portArgument), host: '127.0.0.1' })

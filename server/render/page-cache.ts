@@ -2,17 +2,20 @@ import { createHash } from 'node:crypto'
 import { promisify } from 'node:util'
 import { brotliCompress, constants, gzip } from 'node:zlib'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { formAt } from '#shared/contact-fields.ts'
+import { formAt, queryThePageReads } from '#shared/contact-fields.ts'
 import { localeFromPath } from '#shared/locales.ts'
 import { pageAt } from '#shared/pages.ts'
-import { compressForClient, pickEncoding } from './content-encoding.ts'
+import { chooseEncoding, compressForClient, compressStream } from './content-encoding.ts'
 
 const brotli = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
 
 export type CachedPage = {
   body: Buffer
-  /** Filled in the background after the page is stored; served once ready. */
+  /**
+   * Filled in the background after the page is stored; until then the page is compressed
+   * while it is sent, as a render is (`sendKept`).
+   */
   br?: Buffer
   gzip?: Buffer
   /** The strong validator the page was served with. */
@@ -55,18 +58,26 @@ export function hookHeaders(reply: FastifyReply): HookHeaders {
   return headers
 }
 
-/** At most this many pages: the route table's, in every locale, with room to spare. */
+/** At most this many pages without a query: the route table's, in every locale, with room to spare. */
 const MAX_PAGES = 256
+
+/**
+ * At most this many pages with a query a page reads (`queryThePageReads`: a form's answer, a
+ * preselected choice): a bounded set, kept apart so that no run through them crowds out a page.
+ */
+const MAX_QUERIED_PAGES = 128
 
 /**
  * Rendered pages kept in memory (docs/decisions/pages-kept-in-memory.md). A page is the same
  * bytes for every visitor of one build, path and edition (`pageEdition`), so it is rendered once
- * and then served from here, with its brotli and gzip forms made once in the background. Only the
- * route table's pages without a query are kept (a bounded set), and only renders that finished
+ * and then served from here, with its Brotli and gzip forms made once in the background. Only the
+ * route table's pages are kept, under their path and the part of the query they read (a bounded
+ * set: a campaign's `?utm_source=` is the page without it), and only renders that finished
  * without any error.
  */
 export class PageCache {
   #pages = new Map<string, CachedPage>()
+  #queried = 0
 
   /** The page stored under a path, if it is still of this edition. */
   get(path: string, edition: string): CachedPage | undefined {
@@ -82,7 +93,16 @@ export class PageCache {
     vary: string,
     hookHeaders: HookHeaders,
   ): void {
-    if (!this.#pages.has(path) && this.#pages.size >= MAX_PAGES) return
+    if (!this.#pages.has(path)) {
+      const hasQuery = path.includes('?')
+      if (
+        hasQuery
+          ? this.#queried >= MAX_QUERIED_PAGES
+          : this.#pages.size - this.#queried >= MAX_PAGES
+      )
+        return
+      if (hasQuery) this.#queried += 1
+    }
     const page: CachedPage = {
       body,
       etag,
@@ -108,7 +128,7 @@ export class PageCache {
     )
   }
 
-  /** Whether a page is kept under this path, of any edition. */
+  /** Whether a page is kept under this path (no query), of any edition. */
   has(path: string): boolean {
     return this.#pages.has(path)
   }
@@ -174,8 +194,8 @@ function fillNotFound(template: NotFoundTemplate, path: string): Buffer {
 
 /**
  * What the cache may do with one page request, decided before rendering:
- * - `page`: a page of the table. It has a strong validator (same build, path, query and
- *   year, same bytes), and without a query it is kept after one clean render.
+ * - `page`: a page of the table. It has a strong validator (same build, path, the query the
+ *   page reads and edition, same bytes), and it is kept after one clean render.
  * - `not-found`: an unknown path whose 404 page the locale's template can answer.
  * - `none`: development, form answers, paths the template must not hold.
  */
@@ -190,15 +210,17 @@ type NotFoundPlan = {
   hookHeaders: HookHeaders | null
 }
 
-/** A page of the table: its cache key (none with a query), edition, `Vary` and validator. */
+/**
+ * A page of the table: its cache key (the path and the query the page reads, which is also the
+ * URL it is rendered for), edition, `Vary` and validator.
+ */
 class PagePlan {
   readonly kind = 'page'
-  readonly key: string | null
+  readonly key: string
   readonly edition: string
   readonly vary: string
   /** What the request hooks wrote on this response, to keep with the page; null: not kept. */
   readonly hookHeaders: HookHeaders | null
-  readonly #path: PagePath
   readonly #buildId: string
   #etag: string | undefined
 
@@ -209,18 +231,19 @@ class PagePlan {
     buildId: string,
     hookHeaders: (() => HookHeaders) | null,
   ) {
-    this.key = path.search === '' ? path.pathname : null
+    this.key =
+      path.search === ''
+        ? path.pathname
+        : path.pathname + queryThePageReads(path.pathname, new URLSearchParams(path.search))
     this.edition = edition
     this.vary = vary
-    // Read only for a page that may be kept.
-    this.hookHeaders = this.key !== null && hookHeaders ? hookHeaders() : null
-    this.#path = path
+    this.hookHeaders = hookHeaders ? hookHeaders() : null
     this.#buildId = buildId
   }
 
   /** Hashed only when needed: a page served from memory answers with the one it was kept with. */
   get etag(): string {
-    const input = `${this.#buildId}\n${this.#path.pathname}${this.#path.search}\n${this.edition}`
+    const input = `${this.#buildId}\n${this.key}\n${this.edition}`
     return (this.#etag ??= `"${createHash('sha256').update(input).digest('base64url').slice(0, 27)}"`)
   }
 }
@@ -297,7 +320,7 @@ export function answerFromCache(
   reply: FastifyReply,
 ): boolean {
   if (plan.kind === 'page') {
-    const cached = plan.key ? cache.get(plan.key, plan.edition) : undefined
+    const cached = cache.get(plan.key, plan.edition)
     if (cached) {
       sendKept(cached, request, reply)
       return true
@@ -333,16 +356,25 @@ export function sendNotFound(
     )
 }
 
-/** A kept page's answer: 304 for the copy the browser has, else the best encoding at hand. */
+/**
+ * A kept page's answer: 304 for the copy the browser has, else the encoding the client prefers,
+ * compressed while it is sent until the kept form is ready: never the whole page uncompressed to
+ * a client that accepts less.
+ */
 export function sendKept(cached: CachedPage, request: FastifyRequest, reply: FastifyReply): void {
   reply.headers(cached.headers)
   if (request.headers['if-none-match'] === cached.etag) {
     void reply.code(304).send()
     return
   }
-  const { encoding, body } = pickEncoding(cached, request.headers['accept-encoding'])
-  if (encoding) reply.header('content-encoding', encoding)
-  void reply.code(200).send(body)
+  const encoding = chooseEncoding(request.headers['accept-encoding'])
+  reply.code(200)
+  if (!encoding) {
+    void reply.send(cached.body)
+    return
+  }
+  reply.header('content-encoding', encoding)
+  void reply.send(cached[encoding] ?? compressStream(encoding, cached.body))
 }
 
 /** After a render: keep the streamed document if it is what the plan may keep. */
@@ -352,8 +384,7 @@ export function keepRendered(
   status: number,
   rendered: { body: NodeJS.ReadableStream; isComplete: Promise<boolean> },
 ): void {
-  const isPage =
-    plan.kind === 'page' && plan.key !== null && plan.hookHeaders !== null && status === 200
+  const isPage = plan.kind === 'page' && plan.hookHeaders !== null && status === 200
   const isNotFound = plan.kind === 'not-found' && plan.hookHeaders !== null && status === 404
   if (!isPage && !isNotFound) return
   // The visitor gets the stream; the cache keeps a copy once it completed without error.
@@ -362,7 +393,7 @@ export function keepRendered(
   void rendered.isComplete.then((isComplete) => {
     if (!isComplete) return
     const body = Buffer.concat(chunks)
-    if (plan.kind === 'page' && plan.key && plan.hookHeaders) {
+    if (plan.kind === 'page' && plan.hookHeaders) {
       cache.set(plan.key, body, plan.etag, plan.edition, plan.vary, plan.hookHeaders)
     } else if (plan.kind === 'not-found' && plan.hookHeaders) {
       cache.setNotFound(plan.locale, plan.year, body, plan.path, plan.hookHeaders)

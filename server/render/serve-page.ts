@@ -84,7 +84,9 @@ export async function servePage(
   const { plan } = planned
   if (answerFromCache(app.pageCache, plan, request, reply)) return reply
 
-  return renderAndStore(app, request, reply, { url: siteUrl(app, request.url), plan })
+  // A page is rendered for the query it reads: what is kept is what any URL of its key shows.
+  const url = siteUrl(app, plan.kind === 'page' ? plan.key : request.url)
+  return renderAndStore(app, request, reply, { url, plan })
 }
 
 /**
@@ -96,7 +98,7 @@ export async function servePage(
  * as if Helmet ran again (tests/server/render/page-replay.test.ts). The answer still passes
  * the route's and the app's response hooks (the view is counted, the request logged and
  * measured), and conditionals and encodings are answered as on the route. Everything else (a
- * miss, a redirect, a query, an overloaded process) goes on as before.
+ * miss, a redirect, an overloaded process) goes on as before.
  */
 export function replayKeptPage(app: FastifyInstance) {
   return function replayKeptPageHook(
@@ -105,10 +107,11 @@ export function replayKeptPage(app: FastifyInstance) {
     next: () => void,
   ): void {
     if (request.method !== 'GET' || app.isUnderPressure()) return next()
-    // A kept page's path is its whole URL (no query): one lookup leaves every other request
-    // alone. An unknown path reaches the page route (`/*`) with no kept page of its own.
+    // One lookup of the path leaves every other request alone; a query is read only then. An
+    // unknown path reaches the page route (`/*`) with no kept page of its own.
+    const queryAt = request.url.indexOf('?')
     const mayBeKept =
-      app.pageCache.has(request.url) ||
+      app.pageCache.has(queryAt === -1 ? request.url : request.url.slice(0, queryAt)) ||
       (app.pageCache.hasNotFound &&
         request.routeOptions.url === PAGE_ROUTE &&
         !request.url.startsWith('/api/') &&
@@ -118,7 +121,7 @@ export function replayKeptPage(app: FastifyInstance) {
     if (!('plan' in planned)) return next()
     const { plan, routing } = planned
     if (plan.kind === 'page') {
-      const cached = plan.key ? app.pageCache.get(plan.key, plan.edition) : undefined
+      const cached = app.pageCache.get(plan.key, plan.edition)
       if (!cached) return next()
       replayHeaders(request, reply, cached.hookHeaders, routing)
       sendKept(cached, request, reply)

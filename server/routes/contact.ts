@@ -8,6 +8,7 @@ import {
   contactFormPath,
   HONEYPOT_FIELD,
   PROOF_FIELD,
+  sentPath,
   TOKEN_FIELD,
   VIA_FIELD,
   isContactFormId,
@@ -133,7 +134,7 @@ async function answer(request: FastifyRequest, reply: FastifyReply, outcome: Con
   }
   const { form, locale, values, via } = request.contactPost ?? readPost(bodyOf(request))
   const path = contactFormPath(form, locale)
-  if (outcome.status === 'accepted') return reply.redirect(`${path}?sent=${form}`, 303)
+  if (outcome.status === 'accepted') return reply.redirect(sentPath(form, locale), 303)
   // The form shown again keeps the token it was sent with (a token is good for one message,
   // whatever was corrected on the way); an expired one is replaced, good at once.
   const posted = bodyOf(request)[TOKEN_FIELD]

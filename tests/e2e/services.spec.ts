@@ -57,3 +57,18 @@ test('the FAQ opens by keyboard', async ({ page }) => {
   await expect(first).toHaveAttribute('open', '')
   await expect(first.locator('p')).toBeVisible()
 })
+
+test('a campaign link opens the page it names: kept pages hydrate with the query they ignore or read', async ({
+  page,
+}) => {
+  // Twice each: the first answer is rendered, the second comes from the page cache.
+  for (let visit = 0; visit < 2; visit++) {
+    await page.goto('/de/contact?utm_source=newsletter&service=managed&plan=standard&gclid=x')
+    await waitForHydration(page)
+    await expect(page.locator('select[name="service"]')).toHaveValue('managed')
+    await expect(page.locator('select[name="plan"]')).toHaveValue('standard')
+    await page.goto('/de/about?utm_source=linkedin&utm_campaign=winter')
+    await waitForHydration(page)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  }
+})

@@ -64,4 +64,39 @@ describe('production output', () => {
       }
     }
   })
+
+  it('reports what each package and module costs in each chunk it ships, and nothing else', async () => {
+    const report = JSON.parse(
+      readFileSync(join(DIST, 'client', '.vite', 'bundle-report.json'), 'utf8'),
+    ) as {
+      chunks: {
+        file: string
+        name: string
+        bytes: number
+        brotli: number
+        parts: { owner: string; rendered: number; brotli: number }[]
+      }[]
+    }
+    const assets = join(DIST, 'client', 'assets')
+    // The proof of work's worker is bundled on its own, as workers are, and loads with the form.
+    const scripts = readdirSync(assets).filter(
+      (file) => file.endsWith('.js') && !file.startsWith('pbkdf2-'),
+    )
+    // Every page script the build ships has its row, at the size it has on disk.
+    expect(report.chunks.map((chunk) => chunk.file).sort()).toEqual(
+      scripts.map((file) => `assets/${file}`).sort(),
+    )
+    for (const chunk of report.chunks) {
+      expect(chunk.bytes, chunk.file).toBe(readFileSync(join(DIST, 'client', chunk.file)).length)
+      const estimated = chunk.parts.reduce((total, part) => total + part.brotli, 0)
+      expect(Math.abs(estimated - chunk.brotli), chunk.file).toBeLessThanOrEqual(chunk.parts.length)
+    }
+    const framework = report.chunks.find((chunk) => chunk.name === 'framework')
+    const owners = framework?.parts.map((part) => part.owner) ?? []
+    expect(owners.slice(0, 2)).toEqual(['react-dom', 'react-router'])
+    expect(owners).toContain('client/routes.tsx')
+    // Not served: the static files skip dotfiles.
+    const served = await app.inject({ url: '/.vite/bundle-report.md' })
+    expect(served.statusCode).toBe(404)
+  })
 })

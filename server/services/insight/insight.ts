@@ -5,6 +5,7 @@ import {
   CONTACT_FORMS,
   CONTACT_FIELDS,
   fieldOptions,
+  SENT_PARAMETER,
   type ContactFormId,
   type ServicePageId,
 } from '#shared/contact-fields.ts'
@@ -59,7 +60,7 @@ export function pageView(request: PageRequest, ownHost: string): PageView | null
   const userAgent = headers['user-agent']
   if (!userAgent || isbot(userAgent)) return null
   const query = queryAt === -1 ? null : new URLSearchParams(url.slice(queryAt + 1))
-  if (query?.has('sent')) return null
+  if (query?.has(SENT_PARAMETER)) return null
   return {
     page: entry.id,
     locale: entry.locale,

@@ -1,7 +1,8 @@
-import { brotliDecompressSync } from 'node:zlib'
-import type { FastifyInstance } from 'fastify'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { currentYear, FORM_PAGE_WINDOW_MS, pageEdition } from '#server/render/page-cache.ts'
+import { SERVICES } from '#shared/services.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { eventually } from '#tests/helpers/eventually.ts'
 
@@ -35,9 +36,17 @@ async function countingApp() {
  */
 async function cachedWithEncodings(app: FastifyInstance, path: string) {
   await eventually(() => {
-    const page = app.pageCache.get(path, pageEdition(path))
+    const page = app.pageCache.get(path, pageEdition(new URL(path, 'http://site').pathname))
     return page?.br !== undefined && page.gzip !== undefined
   })
+}
+
+/** A response's body as the browser reads it, whatever its encoding. */
+function decoded(response: LightMyRequestResponse): string {
+  const encoding = response.headers['content-encoding']
+  if (encoding === 'br') return brotliDecompressSync(response.rawPayload).toString('utf8')
+  if (encoding === 'gzip') return gunzipSync(response.rawPayload).toString('utf8')
+  return response.body
 }
 
 describe('page cache', () => {
@@ -107,12 +116,102 @@ describe('page cache', () => {
     expect(refused.headers['content-encoding']).toBeUndefined()
   })
 
-  it('renders anew what has a query, and never keeps a failed render', async () => {
-    const { app, renders } = await countingApp()
-    await app.inject({ method: 'GET', url: '/contact?service=cloud' })
-    await app.inject({ method: 'GET', url: '/contact?service=cloud' })
-    expect(renders()).toBe(2)
+  it.each([
+    // Exact Accept-Encoding headers of current browsers, and q-values that overrule the order.
+    ['Chromium, Edge, Firefox', 'gzip, deflate, br, zstd', 'br'],
+    ['Safari', 'gzip, deflate, br', 'br'],
+    ['curl --compressed', 'deflate, gzip, br, zstd', 'br'],
+    ['a client preferring gzip', 'gzip;q=1, br;q=0.5', 'gzip'],
+    ['a client refusing Brotli', 'br;q=0, gzip', 'gzip'],
+    ['a client taking anything', '*', 'br'],
+    ['a client taking only deflate', 'deflate', undefined],
+    ['a client asking for the body as it is', 'identity', undefined],
+  ])('%s (%s) gets %s, kept, rendered and 404 alike', async (_client, accept, encoding) => {
+    const { app } = await countingApp()
+    const headers = { 'accept-encoding': accept }
+    const rendered = await app.inject({ url: '/de/about', headers })
+    await cachedWithEncodings(app, '/de/about')
+    const kept = await app.inject({ url: '/de/about', headers })
+    const missing = await app.inject({ url: '/de/no-such-page', headers })
+    for (const response of [rendered, kept, missing]) {
+      expect(response.headers['content-encoding']).toBe(encoding)
+      expect(response.headers.vary).toContain('Accept-Encoding')
+    }
+    const plain = await app.inject({ url: '/de/about' })
+    expect(decoded(kept)).toBe(plain.body)
+    expect(decoded(rendered)).toBe(plain.body)
+  })
 
+  it('sends a page kept a moment ago compressed while its compressed forms are made', async () => {
+    const { app, renders } = await countingApp()
+    const first = await app.inject({ url: '/pl/about' })
+    await eventually(() => app.pageCache.get('/pl/about', pageEdition('/pl/about')) !== undefined)
+    // The forms made in the background are dropped, as they are before they are ready.
+    const page = app.pageCache.get('/pl/about', pageEdition('/pl/about'))
+    await cachedWithEncodings(app, '/pl/about')
+    delete page?.br
+    delete page?.gzip
+    for (const accept of ['gzip, deflate, br, zstd', 'gzip']) {
+      const response = await app.inject({
+        url: '/pl/about',
+        headers: { 'accept-encoding': accept },
+      })
+      expect(response.headers['content-encoding']).toBe(accept === 'gzip' ? 'gzip' : 'br')
+      expect(decoded(response)).toBe(first.body)
+    }
+    expect(renders()).toBe(1)
+  })
+
+  it('serves campaign links and unknown parameters the kept page: a flood of queries renders nothing', async () => {
+    const { app, renders } = await countingApp()
+    const clean = await app.inject({ url: '/de/about' })
+    await cachedWithEncodings(app, '/de/about')
+    const campaigns = [
+      '/de/about?utm_source=newsletter&utm_medium=email&utm_campaign=herbst',
+      '/de/about?gclid=EAIaIQobChMI',
+      '/de/about?fbclid=IwAR3x',
+      '/de/about?msclkid=4f2a&mc_cid=9b1&mc_eid=77',
+      '/de/about?service=cloud&sent=contact',
+      ...Array.from({ length: 50 }, (_, index) => `/de/about?q${index}=${index}`),
+    ]
+    for (const url of campaigns) {
+      const response = await app.inject({ url })
+      expect(response.statusCode, url).toBe(200)
+      expect(response.body, url).toBe(clean.body)
+      expect(response.headers.etag, url).toBe(clean.headers.etag)
+    }
+    expect(renders()).toBe(1)
+    // The canonical link already names the address without the query.
+    expect(clean.body).toContain('rel="canonical" href="http://localhost:3000/de/about"')
+  })
+
+  it('keeps a form page apart for each query it reads, and serves campaigns of it from there', async () => {
+    const { app, renders } = await countingApp()
+    const service = SERVICES[0].interest
+    const plain = await app.inject({ url: '/contact' })
+    const preselected = await app.inject({ url: `/contact?service=${service}` })
+    expect(renders()).toBe(2)
+    expect(preselected.body).not.toBe(plain.body)
+    expect(preselected.body).toMatch(new RegExp(`<option value="${service}" selected=""`))
+    await cachedWithEncodings(app, `/contact?service=${service}`)
+    const campaign = await app.inject({
+      url: `/contact?utm_source=linkedin&service=${service}&gclid=x`,
+    })
+    expect(campaign.body).toBe(preselected.body)
+    // A choice the form does not offer, or another form's answer, is no query the page reads.
+    for (const url of ['/contact?service=%3Cscript%3E', '/contact?sent=home']) {
+      await cachedWithEncodings(app, '/contact')
+      expect((await app.inject({ url })).body, url).toBe(plain.body)
+    }
+    expect(renders()).toBe(2)
+    // The answer to a plain post is the page read with its own query.
+    const sent = await app.inject({ url: '/contact?sent=contact&utm_source=email' })
+    expect(sent.body).not.toBe(plain.body)
+    expect(renders()).toBe(3)
+  })
+
+  it('never keeps a failed render', async () => {
+    const { app } = await countingApp()
     const original = app.i18n.getResourceBundle('pl', 'home') as Record<string, unknown>
     app.i18n.addResourceBundle(
       'pl',

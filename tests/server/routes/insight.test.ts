@@ -6,7 +6,9 @@ import { VIA_FIELD, viaPage } from '#shared/contact-fields.ts'
 import { LOCALES } from '#shared/locales.ts'
 import { LOCALIZED_PAGES, PAGES } from '#shared/pages.ts'
 import { SERVICES } from '#shared/services.ts'
+import { pageEdition } from '#server/render/page-cache.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
+import { eventually } from '#tests/helpers/eventually.ts'
 import { withToken } from '#tests/helpers/form-token.ts'
 import { sampleIn, sumOf } from '#tests/helpers/metrics.ts'
 import { freePort } from '#tests/helpers/net.ts'
@@ -108,6 +110,22 @@ describe('page views', () => {
     const counted = await viewsAfter(
       () => load(path, referer ? { referer } : {}),
       viewSample('services', 'de', source),
+    )
+    expect(counted).toEqual({ all: 1, one: 1 })
+  })
+
+  it('a campaign link answered from memory still counts under its campaign', async () => {
+    const clean = await load('/pl/services')
+    await eventually(
+      () => app.pageCache.get('/pl/services', pageEdition('/pl/services')) !== undefined,
+    )
+    const counted = await viewsAfter(
+      async () => {
+        const campaign = await load('/pl/services?utm_source=newsletter&utm_medium=email')
+        // The page without the query, with its validator: one page kept, whatever the campaign.
+        expect(campaign.headers.get('etag')).toBe(clean.headers.get('etag'))
+      },
+      viewSample('services', 'pl', 'email'),
     )
     expect(counted).toEqual({ all: 1, one: 1 })
   })
