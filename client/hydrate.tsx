@@ -66,9 +66,28 @@ export async function start() {
       </I18nProvider>,
     )
   })
-  // Build detection and friends load after the page, not with it; so does the map of the texts
-  // a navigation may need, before the visitor follows a link.
+  // Build detection and friends load once the page is hydrated, not with it; so does the map of
+  // the texts a navigation may need, before the visitor follows a link. The first view fetches
+  // only what hydration needs (`npm run first-view`).
+  await hydrated()
   void textBundles()
   const { startRuntime } = await import('./runtime/index.ts')
   startRuntime(router)
+}
+
+/** Resolves once React has hydrated the document: the layout marks `<html>` (client/root.tsx). */
+function hydrated(): Promise<void> {
+  const html = document.documentElement
+  return new Promise((resolve) => {
+    if (html.dataset.hydrated === 'true') {
+      resolve()
+      return
+    }
+    const observer = new MutationObserver(() => {
+      if (html.dataset.hydrated !== 'true') return
+      observer.disconnect()
+      resolve()
+    })
+    observer.observe(html, { attributes: true, attributeFilter: ['data-hydrated'] })
+  })
 }

@@ -8,7 +8,8 @@ import { SiteHeader } from './components/site-header.tsx'
 /** The site chrome around every page: header, the page in `<main>`, footer. */
 function Chrome({ children }: { children: ReactNode }) {
   useEffect(() => {
-    // A marker for tests and styles that need to know the page is interactive.
+    // A marker for tests and styles that need to know the page is interactive, and for the
+    // start (client/hydrate.tsx), which loads the runtime only then.
     document.documentElement.dataset.hydrated = 'true'
   }, [])
   return (
