@@ -311,7 +311,7 @@ function nginxLocations(pages: Record<string, SavedPage>, site: string): string 
       const file = page.file.slice(site.length)
       if (path === '/404') return `    location = ${file} { internal; ${nginxHeaders(page)} }\n`
       if (path.endsWith('.br')) {
-        return `    location = ${path} { internal; types { } default_type ${page.type}; ${nginxHeaders(page)} }\n`
+        return `    location = ${path} { internal; types { } default_type ${page.type.split(';')[0]}; ${nginxHeaders(page)} }\n`
       }
       const brotli = pages[savedKey(path, true)]
         ? `if ($http_accept_encoding ~ "\\bbr\\b") { rewrite ^ ${savedKey(path, true)} last; } `
