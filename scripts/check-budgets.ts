@@ -3,6 +3,7 @@
 // manifest), every image, and the fonts. Prints a table; exits 1 over budget.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { createAssetResolver, loadManifest } from '#server/render/assets.ts'
 import { SCREENS, screenSource } from '#shared/pages.ts'
 
@@ -14,10 +15,12 @@ export const BUDGETS = {
    * dated record: 130 → 132 kB (docs/decisions/first-view-javascript-budget-130-to-132.md),
    * 120 → 130 kB with i18next (docs/decisions/i18next-is-the-one-translation-engine.md),
    * 130 → 131 kB (docs/decisions/first-view-javascript-budget-130-to-131.md), back to 130 kB
-   * (docs/decisions/first-view-budget.md), all gzip -9; 115 kB as sent, in Brotli
-   * (docs/decisions/first-view-budget-as-sent.md).
+   * (docs/decisions/first-view-budget.md), all gzip -9; 115 kB as sent, in Brotli, beside
+   * the gzip bar (docs/decisions/first-view-budget-as-sent.md).
    */
   firstViewJs: 115 * KB,
+  /** The same first view in gzip -9 per file: the design's bar, which holds beside it. */
+  firstViewJsGzip: 130 * KB,
   /** CSS of a page's first view, as sent. */
   firstViewCss: 20 * KB,
   /** Any single image file as shipped. */
@@ -47,8 +50,13 @@ function sentSize(url: string): number {
   return statSync(existsSync(brotli) ? brotli : join(root, url)).size
 }
 
+function gzipSize(url: string): number {
+  return gzipSync(readFileSync(join(root, url)), { level: 9 }).length
+}
+
 const kb = (bytes: number) => (bytes / KB).toFixed(1)
-const sum = (urls: readonly string[]) => urls.reduce((total, url) => total + sentSize(url), 0)
+const sum = (urls: readonly string[], size = sentSize) =>
+  urls.reduce((total, url) => total + size(url), 0)
 
 // The entry runs before the first paint: it may import nothing statically (the framework and
 // the page load after the paint, see client/entry-client.tsx and
@@ -58,7 +66,7 @@ if (entryImports.length > 0)
   failures.push(`the entry imports ${entryImports.join(', ')} statically`)
 
 const manifestSources = new Set(Object.values(manifest).map((chunk) => chunk.src))
-console.log('first view, as sent        JS kB  files   CSS kB')
+console.log('first view, as sent        JS kB  files   CSS kB   JS kB gzip')
 for (const [name, sources] of PAGE_TYPES) {
   for (const source of sources) {
     if (!manifestSources.has(source)) failures.push(`${source} is not in the client manifest`)
@@ -66,13 +74,20 @@ for (const [name, sources] of PAGE_TYPES) {
   const assets = resolve(sources)
   const scripts = [...assets.bootstrap, ...assets.modules]
   const js = sum(scripts)
+  const jsGzip = sum(scripts, gzipSize)
   const css = sum(assets.styles)
-  const flag = js > BUDGETS.firstViewJs || css > BUDGETS.firstViewCss ? '  OVER' : ''
+  const isOver =
+    js > BUDGETS.firstViewJs || jsGzip > BUDGETS.firstViewJsGzip || css > BUDGETS.firstViewCss
   console.log(
-    `${name.padEnd(24)} ${kb(js).padStart(7)} ${String(scripts.length).padStart(6)} ${kb(css).padStart(8)}${flag}`,
+    `${name.padEnd(24)} ${kb(js).padStart(7)} ${String(scripts.length).padStart(6)} ${kb(css).padStart(8)} ${kb(jsGzip).padStart(12)}${isOver ? '  OVER' : ''}`,
   )
   if (js > BUDGETS.firstViewJs) {
     failures.push(`${name}: first-view JS ${kb(js)} kB > ${kb(BUDGETS.firstViewJs)} kB`)
+  }
+  if (jsGzip > BUDGETS.firstViewJsGzip) {
+    failures.push(
+      `${name}: first-view JS ${kb(jsGzip)} kB gzip > ${kb(BUDGETS.firstViewJsGzip)} kB`,
+    )
   }
   if (css > BUDGETS.firstViewCss) {
     failures.push(`${name}: first-view CSS ${kb(css)} kB > ${kb(BUDGETS.firstViewCss)} kB`)
@@ -123,6 +138,6 @@ if (failures.length > 0) {
   process.exitCode = 1
 } else {
   console.log(
-    `budgets met: JS <= ${kb(BUDGETS.firstViewJs)} kB, CSS <= ${kb(BUDGETS.firstViewCss)} kB per first view`,
+    `budgets met: JS <= ${kb(BUDGETS.firstViewJs)} kB as sent and <= ${kb(BUDGETS.firstViewJsGzip)} kB gzip, CSS <= ${kb(BUDGETS.firstViewCss)} kB per first view`,
   )
 }
