@@ -17,17 +17,11 @@ import { parseArgs } from 'node:util'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { desktopConfig, type Flags } from 'lighthouse'
 import { LOCALES, localizePath } from '#shared/locales.ts'
-import { SCREENS, screenSample } from '#shared/pages.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
+import { PAGE_ORDER, PAGE_TYPES } from './lib/page-types.ts'
 import { killAll, requireBuild, ROOT, startProductionServer, stop } from './lib/processes.ts'
 
-/** One page of each page module of the table, and the 404 page; localized for each locale. */
-const PAGE_TYPES: Record<string, string> = {
-  ...Object.fromEntries(SCREENS.map((screen) => [screen, screenSample(screen).path])),
-  '404': '/this-page-does-not-exist',
-}
 type PageType = string
-const PAGE_ORDER: PageType[] = Object.keys(PAGE_TYPES)
 /**
  * What the 404 page fails on purpose: it answers 404 (which the browser logs as a console
  * error) and is not meant to be indexed. Anything else counts against it like any page.

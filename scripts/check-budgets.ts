@@ -50,8 +50,16 @@ function sentSize(url: string): number {
   return statSync(existsSync(brotli) ? brotli : join(root, url)).size
 }
 
+const gzipSizes = new Map<string, number>()
+
+/** A file's gzip -9 size, made once per file: every page type's first view has the framework. */
 function gzipSize(url: string): number {
-  return gzipSync(readFileSync(join(root, url)), { level: 9 }).length
+  let size = gzipSizes.get(url)
+  if (size === undefined) {
+    size = gzipSync(readFileSync(join(root, url)), { level: 9 }).length
+    gzipSizes.set(url, size)
+  }
+  return size
 }
 
 const kb = (bytes: number) => (bytes / KB).toFixed(1)

@@ -11,8 +11,8 @@
 import { parseArgs } from 'node:util'
 import { chromium } from '@playwright/test'
 import { localizePath, type Locale } from '#shared/locales.ts'
-import { SCREENS, screenSample } from '#shared/pages.ts'
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '#tests/helpers/chromium.ts'
+import { PAGE_ORDER, PAGE_TYPES } from './lib/page-types.ts'
 import { killAll, requireBuild, startProductionServer, stop } from './lib/processes.ts'
 
 const { values: args } = parseArgs({
@@ -23,11 +23,7 @@ const { values: args } = parseArgs({
   },
 })
 
-const PAGE_TYPES: Record<string, string> = {
-  ...Object.fromEntries(SCREENS.map((screen) => [screen, screenSample(screen).path])),
-  '404': '/this-page-does-not-exist',
-}
-const pages = args.pages ? args.pages.split(',') : [...SCREENS, '404']
+const pages = args.pages ? args.pages.split(',') : PAGE_ORDER
 for (const name of pages) {
   if (!(name in PAGE_TYPES)) {
     console.error(`unknown page type ${name}; known: ${Object.keys(PAGE_TYPES).join(', ')}`)
