@@ -244,6 +244,14 @@ export const LEGAL_HISTORY: Readonly<Record<DatedLegalText, readonly LegalVersio
         noQuarantine: { en: '6b911ab0ff54bb01', de: '010479eead2acb66', pl: '332f3cbd7ccdfd5c' },
       },
     },
+    {
+      date: '2026-11-30',
+      hashes: {
+        default: { en: 'cb921dd49bc9e0fe', de: 'e10e772fd038cc45', pl: '1e322ffbc738bee1' },
+        cdn: { en: 'e7d70cead311a300', de: '5cb8b30c72ef1d78', pl: 'b56a5d87567c5fe9' },
+        noQuarantine: { en: '5b6b7fd6a1bdf4f1', de: '010479eead2acb66', pl: '332f3cbd7ccdfd5c' },
+      },
+    },
   ],
   terms: [
     { date: '2024-05-22' },
