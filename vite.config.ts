@@ -4,6 +4,7 @@ import { defineConfig, type Alias } from 'vite'
 import { bundleReport } from './scripts/lib/bundle-report.ts'
 import { staticImports } from './scripts/lib/static-imports.ts'
 import { SCREENS, screenSource } from './shared/pages.ts'
+import { WORKER_FILE_PREFIX } from './shared/subresources.ts'
 
 /**
  * react-router resolves to its development build (warnings and invariants included) under
@@ -76,8 +77,18 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   // included) at start, so no late discovery reloads an open page.
   optimizeDeps: { entries: ['client/entry-client.tsx'] },
   // The proof of work's worker (client/components/proof-of-work.ts) is a module worker, in the
-  // build as in development, where Vite serves workers as modules.
-  worker: { format: 'es' },
+  // build as in development, where Vite serves workers as modules. Its files are named apart:
+  // a worker runs under the policy its own response carries, so the server sends them every
+  // security header (shared/subresources.ts).
+  worker: {
+    format: 'es',
+    rolldownOptions: {
+      output: {
+        entryFileNames: `assets/${WORKER_FILE_PREFIX}[name]-[hash].js`,
+        chunkFileNames: `assets/${WORKER_FILE_PREFIX}[name]-[hash].js`,
+      },
+    },
+  },
   build: isSsrBuild
     ? {
         outDir: 'dist/server',

@@ -1,5 +1,6 @@
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet'
 import fastifyPlugin from 'fastify-plugin'
+import { isSubresourceOnly } from '#shared/subresources.ts'
 import { TRUSTED_TYPES_POLICIES } from '#shared/trusted-types.ts'
 import { CSP_REPORT_PATH } from '../routes/csp-reports.ts'
 
@@ -42,7 +43,7 @@ export type SecurityHeadersOptions = {
 
 /**
  * The site's security policy, written once: what @fastify/helmet sends with every response
- * (docs/decisions/fastifyhelmet-runs-on-every-request.md). Helmet's defaults stand for what is
+ * (docs/decisions/fastifyhelmet-runs-on-every-request.md), subresources in part (below). Helmet's defaults stand for what is
  * not named here (nosniff, X-DNS-Prefetch-Control, Origin-Agent-Cluster, COOP and CORP
  * `same-origin`, …).
  */
@@ -96,11 +97,36 @@ export function helmetOptions({
 }
 
 /**
+ * What a script, stylesheet or font of the build keeps of the policy (shared/subresources.ts):
+ * nosniff, CORP and HSTS, which browsers apply to such responses; helmet's route option turns
+ * off the headers that only govern documents.
+ */
+const SUBRESOURCE_HELMET = {
+  contentSecurityPolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  frameguard: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+} as const
+
+/**
  * Security headers by @fastify/helmet, on every response. Registered first, so that what
  * answers early (the overload guard, Vite's middleware in development) carries them too.
+ * The build's scripts, stylesheets and fonts get helmet's route option `SUBRESOURCE_HELMET`,
+ * set before helmet's own onRoute hook reads it
+ * (docs/decisions/subresources-carry-the-headers-that-apply-to-them.md).
  */
 export const securityHeadersPlugin = fastifyPlugin<SecurityHeadersOptions>(
   async (app, options) => {
+    app.addHook('onRoute', (route) => {
+      if (route.helmet === undefined && isSubresourceOnly(route.url)) {
+        route.helmet = SUBRESOURCE_HELMET
+      }
+    })
     await app.register(fastifyHelmet, helmetOptions(options))
     if (options.isDevelopment) {
       // On the raw response, as helmet does, so Vite's middleware answers carry it too.

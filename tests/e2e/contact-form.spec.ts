@@ -440,7 +440,7 @@ test('sent before the proof of work is done: the visitor is told to wait, then i
   page,
 }) => {
   // A slow device, as seen from the page: the worker's file takes seconds to arrive.
-  await page.route('**/assets/pbkdf2-*.js', async (route) => {
+  await page.route('**/assets/worker-pbkdf2-*.js', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, PERSON_PAUSE_MS + 2_000))
     await route.continue()
   })
@@ -460,7 +460,7 @@ test('sent before the proof of work is done: the visitor is told to wait, then i
 test('a browser that cannot do the proof of work is told so, keeps the text, and can send again', async ({
   page,
 }) => {
-  await page.route('**/assets/pbkdf2-*.js', (route) => route.abort())
+  await page.route('**/assets/worker-pbkdf2-*.js', (route) => route.abort())
   await page.goto('/pl/contact')
   await waitForHydration(page)
   const message = `Prosimy o kontakt w sprawie systemu magazynowego (${Date.now()}).`
@@ -476,7 +476,7 @@ test('a browser that cannot do the proof of work is told so, keeps the text, and
   await expect(form.getByLabel(label('pl', 'message'))).toHaveValue(message)
   expect(stored(message)).toBe(false)
   // The worker can load again (a network hiccup): the same challenge is solved, and sent.
-  await page.unroute('**/assets/pbkdf2-*.js')
+  await page.unroute('**/assets/worker-pbkdf2-*.js')
   await send.click()
   await expect(form.getByRole('status')).toHaveText(SUCCESS.pl)
   expect(stored(message)).toBe(true)

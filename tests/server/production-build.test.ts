@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LOCALE_UPDATE_EVENT } from '#shared/texts.ts'
+import { WORKER_FILE_PREFIX } from '#shared/subresources.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 
 /** Nothing of `npm run dev` may reach production: no Vite client, no HMR, no loosened CSP. */
@@ -80,7 +81,7 @@ describe('production output', () => {
     const assets = join(DIST, 'client', 'assets')
     // The proof of work's worker is bundled on its own, as workers are, and loads with the form.
     const scripts = readdirSync(assets).filter(
-      (file) => file.endsWith('.js') && !file.startsWith('pbkdf2-'),
+      (file) => file.endsWith('.js') && !file.startsWith(WORKER_FILE_PREFIX),
     )
     // Every page script the build ships has its row, at the size it has on disk.
     expect(report.chunks.map((chunk) => chunk.file).sort()).toEqual(

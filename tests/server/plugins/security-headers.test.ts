@@ -1,8 +1,10 @@
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadScriptIntegrity } from '#server/render/integrity.ts'
 import { CSP_REPORT_PATH } from '#server/routes/csp-reports.ts'
+import { WORKER_FILE_PREFIX } from '#shared/subresources.ts'
 import { TRUSTED_TYPES_POLICIES } from '#shared/trusted-types.ts'
 import { buildTestApp } from '#tests/helpers/build-test-app.ts'
 import { whileOverloaded } from '#tests/helpers/overload.ts'
@@ -75,6 +77,22 @@ const EXPECTED: Record<string, { env: Record<string, string>; headers: Record<st
   },
 }
 
+/**
+ * What the build's scripts (a worker's apart), stylesheets and fonts keep of them: the headers
+ * browsers apply to a subresource (shared/subresources.ts).
+ */
+const ON_SUBRESOURCES = [
+  'cross-origin-resource-policy',
+  'x-content-type-options',
+  'strict-transport-security',
+]
+
+function subresourceHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => ON_SUBRESOURCES.includes(name)),
+  )
+}
+
 /** Everything but the headers that describe the answer itself (type, length, caching, …). */
 const SECURITY_HEADERS = new Set(
   Object.values(EXPECTED).flatMap(({ headers }) => Object.keys(headers)),
@@ -91,7 +109,9 @@ function securityHeaders(headers: Record<string, unknown>): Record<string, strin
 /** Answers of every kind, each with the status that shows it is the kind meant. */
 async function answers(app: FastifyInstance, production: boolean) {
   const page = await app.inject({ url: '/de/services' })
-  const requests: [string, InjectOptions, number][] = [
+  // The label, the request, the status that shows it is the kind meant, and whether the answer
+  // is a subresource's.
+  const requests: [string, InjectOptions, number, boolean?][] = [
     ['page', { url: '/de/services' }, 200],
     ['redirect', { url: '/', headers: { 'accept-language': 'de' } }, 302],
     ['404 page', { url: '/no-such-page' }, 404],
@@ -112,21 +132,31 @@ async function answers(app: FastifyInstance, production: boolean) {
     // With CDN_URL the page names the CDN's origin; this server serves the same path.
     const script = /src="[^"]*?(\/assets\/[\w-]+\.js)"/.exec(page.body)?.[1] ?? ''
     const asset = await app.inject({ url: script, headers: { 'accept-encoding': 'br' } })
+    const built = readdirSync(
+      join(import.meta.dirname, '..', '..', '..', 'dist', 'client', 'assets'),
+    )
+    const file = (pattern: RegExp) => `/assets/${built.find((name) => pattern.test(name)) ?? ''}`
     requests.push(
       [
         'page 304',
         { url: '/de/services', headers: { 'if-none-match': String(page.headers.etag) } },
         304,
       ],
-      ['asset', { url: script, headers: { 'accept-encoding': 'br' } }, 200],
+      ['script', { url: script, headers: { 'accept-encoding': 'br' } }, 200, true],
       [
-        'asset 304',
+        'script 304',
         {
           url: script,
           headers: { 'accept-encoding': 'br', 'if-none-match': String(asset.headers.etag) },
         },
         304,
+        true,
       ],
+      ['stylesheet', { url: file(/\.css$/) }, 200, true],
+      ['font', { url: file(/\.woff2$/) }, 200, true],
+      // A worker runs under the policy of its own response, and an SVG can be opened as a page.
+      ['worker', { url: file(new RegExp(`^${WORKER_FILE_PREFIX}.*\\.js$`)) }, 200],
+      ['image', { url: file(/\.svg$/) }, 200],
       ['public file', { url: '/favicon.svg' }, 200],
       ['missing asset', { url: '/assets/gone-Abc123.js' }, 404],
     )
@@ -135,14 +165,16 @@ async function answers(app: FastifyInstance, production: boolean) {
     label: string
     status: number
     expected: number
+    subresource: boolean
     headers: Record<string, string>
   }[] = []
-  for (const [label, request, expected] of requests) {
+  for (const [label, request, expected, subresource = false] of requests) {
     const response = await app.inject(request)
     results.push({
       label,
       status: response.statusCode,
       expected,
+      subresource,
       headers: securityHeaders(response.headers),
     })
   }
@@ -156,10 +188,12 @@ describe.each(Object.entries(EXPECTED))('security headers, %s', (name, { env, he
   }, 60_000)
   afterAll(() => app.close())
 
-  it('equal the headers of before on pages, redirects, assets, API answers and errors', async () => {
+  it('equal the headers of before on pages, redirects, files, API answers and errors; scripts, stylesheets and fonts keep those that apply to them', async () => {
     for (const answer of await answers(app, name !== 'development')) {
       expect(answer.status, answer.label).toBe(answer.expected)
-      expect(answer.headers, answer.label).toEqual(headers)
+      expect(answer.headers, answer.label).toEqual(
+        answer.subresource ? subresourceHeaders(headers) : headers,
+      )
     }
   })
 })
