@@ -3,7 +3,10 @@ import { Link, NavLink, type LinkProps, type NavLinkProps } from 'react-router-d
 const reducedMotion =
   typeof window === 'undefined' ? undefined : window.matchMedia('(prefers-reduced-motion: reduce)')
 
-/** A view transition for the navigation where the browser has them and motion is welcome. */
+/**
+ * A view transition for the navigation where the browser has them and motion is welcome, though
+ * without a GPU it delays the new page past 100 ms (docs/decisions/view-transitions-kept-without-a-gpu.md).
+ */
 const viewTransition = () => reducedMotion?.matches === false
 
 /**
