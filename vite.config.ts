@@ -9,6 +9,8 @@ import { WORKER_FILE_PREFIX } from './shared/subresources.ts'
 /**
  * react-router resolves to its development build (warnings and invariants included) under
  * every bundler condition; the browser bundle of a production build takes the production one.
+ * Version 8 picks it by itself, but it has no `react-router-dom`
+ * (docs/decisions/react-router-dom-7-until-its-fixes-end.md).
  */
 const routerProductionBuild: Alias[] = [
   { find: /^react-router$/, replacement: routerFile('index.mjs') },
