@@ -5,7 +5,8 @@ const reducedMotion =
 
 /**
  * A view transition for the navigation where the browser has them and motion is welcome, though
- * without a GPU it delays the new page past 100 ms (docs/decisions/view-transitions-kept-without-a-gpu.md).
+ * without a GPU it delays the new page past 100 ms
+ * (docs/decisions/view-transitions-kept-without-a-gpu.md).
  */
 const viewTransition = () => reducedMotion?.matches === false
 

@@ -10,4 +10,4 @@ export const PAGE_TYPES: Record<string, string> = {
 }
 
 /** The page types in the table's order, the 404 page last. */
-export const PAGE_ORDER: string[] = [...SCREENS, '404']
+export const PAGE_ORDER: string[] = Object.keys(PAGE_TYPES)

@@ -6,6 +6,13 @@ import { REPORTING_ENDPOINTS } from './security-headers.ts'
 const PERMISSIONS_POLICY =
   'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=(), interest-cohort=()'
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A script, stylesheet or font of the build (shared/subresources.ts), marked per route. */
+    subresourceOnly?: boolean
+  }
+}
+
 export type ResponseHeadersOptions = {
   /** The build that serves the process (known once the renderer is registered). */
   buildId: () => string
@@ -20,9 +27,13 @@ export type ResponseHeadersOptions = {
  */
 export const responseHeadersPlugin = fastifyPlugin<ResponseHeadersOptions>(
   (app, { buildId }, done) => {
+    // Decided once per route, when it is declared (before @fastify/static declares the files).
+    app.addHook('onRoute', (route) => {
+      if (isSubresourceOnly(route.url)) route.config = { ...route.config, subresourceOnly: true }
+    })
     app.addHook('onRequest', (request, reply, next) => {
       // Both govern documents (and workers) only: a script, stylesheet or font goes without.
-      if (!isSubresourceOnly(request.routeOptions.url ?? '')) {
+      if (request.routeOptions.config.subresourceOnly !== true) {
         reply.header('permissions-policy', PERMISSIONS_POLICY)
         reply.header('reporting-endpoints', REPORTING_ENDPOINTS)
       }

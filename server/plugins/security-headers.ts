@@ -43,9 +43,9 @@ export type SecurityHeadersOptions = {
 
 /**
  * The site's security policy, written once: what @fastify/helmet sends with every response
- * (docs/decisions/fastifyhelmet-runs-on-every-request.md), subresources in part (below). Helmet's defaults stand for what is
- * not named here (nosniff, X-DNS-Prefetch-Control, Origin-Agent-Cluster, COOP and CORP
- * `same-origin`, …).
+ * (docs/decisions/fastifyhelmet-runs-on-every-request.md), subresources in part (below).
+ * Helmet's defaults stand for what is not named here (nosniff, X-DNS-Prefetch-Control,
+ * Origin-Agent-Cluster, COOP and CORP `same-origin`, …).
  */
 export function helmetOptions({
   isDevelopment,
