@@ -1,12 +1,12 @@
 # Multi-stage image of the website: dependencies, build, production dependencies, runtime.
-# Ops build on the official Node.js 24 LTS image below, on Debian 13 (trixie), pinned by its
+# Ops build on the official Node.js 26 LTS image below, on Debian 13 (trixie), pinned by its
 # tag (what a reader sees) and by the digest of its multi-platform index (what is pulled; a
 # tag can be moved, a digest cannot). Renovate (renovate.json) proposes new Node patch
 # releases and rebuilt images of the same tag with both parts updated together
 # (docs/decisions/images-pinned-by-tag-and-digest.md).
 # CI has no registry: it builds with buildah against a locally made base of the same Debian
 # release and Node version (tests/containers/engine.sh reads both from this line).
-ARG BASE_IMAGE=docker.io/library/node:24.21.0-trixie-slim@sha256:8ec5d7557396cfe32d21c3f9c13072355ceab22b584578ca4bb28af31120cffe
+ARG BASE_IMAGE=docker.io/library/node:26.10.0-trixie-slim@sha256:ec7758ee051e457b468b32bde57b0879010b325bb9862718e9615225ce4aaae1
 # The image of the release this one replaces (e.g. registry.example/web:1.4.0): its hashed
 # client files are served by this image too, so during a rolling update a page rendered by an
 # old pod can load its chunks from a new one. The default, this build's own stage, adds nothing.
@@ -54,7 +54,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     OUTBOX_DIR=/data/outbox
 WORKDIR /app
-# The server runs its TypeScript directly (Node 24 type stripping) next to the built React
+# The server runs its TypeScript directly (Node's type stripping) next to the built React
 # entry and client assets (docs/decisions/the-server-runs-its-typescript-directly.md); nothing
 # is writable but the outbox volume and /tmp.
 COPY --from=production-deps /app/node_modules ./node_modules

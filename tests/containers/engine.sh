@@ -54,7 +54,10 @@ if ! podman image exists "$BASE_IMAGE"; then
   rm -rf "$rootfs" && mkdir -p "$rootfs"
   mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
   [[ -n $mirror ]] || mirror=$(awk '/^deb / && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
-  debootstrap --variant=minbase "$BASE_DEBIAN_RELEASE" "$rootfs" "$mirror" >"$CONTAINERS_WORK/debootstrap.log"
+  # libatomic1: the official Node.js 26 binary links libatomic.so.1 (24's did not), and the
+  # official image carries it.
+  debootstrap --variant=minbase --include=libatomic1 "$BASE_DEBIAN_RELEASE" "$rootfs" "$mirror" \
+    >"$CONTAINERS_WORK/debootstrap.log"
   rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
   # Node from the npm registry (the only one reachable), and this machine's CA bundle so npm
   # works inside image builds behind the machine's proxy. Test images only.
@@ -67,7 +70,7 @@ if ! podman image exists "$BASE_IMAGE"; then
   ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$rootfs/usr/local/bin/npm"
   cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/ca-certificates.crt" 2>/dev/null ||
     { mkdir -p "$rootfs/etc/ssl/certs" && cp /etc/ssl/certs/ca-certificates.crt "$rootfs/etc/ssl/certs/"; }
-  printf 'cafile=/etc/ssl/certs/ca-certificates.crt\nfund=false\naudit=false\n' >"$rootfs/usr/local/etc/npmrc"
+  printf 'cafile=/etc/ssl/certs/ca-certificates.crt\nfund=false\naudit=false\nupdate-notifier=false\n' >"$rootfs/usr/local/etc/npmrc"
   chroot "$rootfs" groupadd -g 1000 node
   chroot "$rootfs" useradd -u 1000 -g node -m node
   : >"$rootfs/etc/resolv.conf"

@@ -1231,6 +1231,47 @@ describe.skipIf(!binary)('Helm chart', () => {
   })
 })
 
+const binary4 = helmBinary(4)
+if (!binary4)
+  console.warn('Skipping the Helm 4 checks: no Helm 4 binary could be had from the npm registry')
+
+/** A render without what is made anew on each (the chart's Redis password and its checksum). */
+const withoutRandom = (rendered: string) =>
+  rendered
+    .replace(/^(\s*REDIS_PASSWORD: ).*$/gm, '$1…')
+    .replace(/^(\s*checksum\/redis-auth: ).*$/gm, '$1…')
+
+// Helm 4 changed how a release is applied (server-side apply for new installs), renamed
+// flags of install and upgrade and moved post-renderers to plugins; the chart uses none of
+// those flags, and what it renders must not change (helm/README.md#helm-4).
+describe.skipIf(!binary || !binary4)('Helm 4', () => {
+  it.each(VALUE_SETS)(
+    '%s passes helm lint --strict and renders what Helm 3 renders',
+    (valueSet) => {
+      const values = valueSet === 'defaults' ? [] : ['-f', join(CHART, 'ci', valueSet)]
+      const lint = helm(binary4 ?? 'helm', ['lint', '--strict', CHART, ...values])
+      expect(lint.stderr + lint.stdout).toContain('1 chart(s) linted, 0 chart(s) failed')
+      expect(lint.status).toBe(0)
+      const args = ['template', 'site', CHART, '--kube-version', '1.30.0', ...values]
+      const four = helm(binary4 ?? 'helm', args)
+      expect(four.stderr).toBe('')
+      expect(four.status).toBe(0)
+      expect(withoutRandom(four.stdout)).toBe(withoutRandom(template(valueSet).stdout))
+    },
+  )
+
+  it.each(readdirSync(join(CHART, 'ci', 'invalid')).filter((name) => name.endsWith('.yaml')))(
+    'refuses invalid/%s with the message Helm 3 gives',
+    (name) => {
+      const args = ['template', 'site', CHART, '-f', join(CHART, 'ci', 'invalid', name)]
+      const four = helm(binary4 ?? 'helm', args)
+      expect(four.status).not.toBe(0)
+      const firstLine = (text: string) => text.split('\n')[0]
+      expect(firstLine(four.stderr)).toBe(firstLine(helm(binary ?? 'helm', args).stderr))
+    },
+  )
+})
+
 describe.skipIf(!binary)('/metrics stays off the public path', () => {
   type ServicePort = { name: string; port: number; targetPort: string }
   type IngressPath = { backend: { service: { name: string; port: { number: number } } } }

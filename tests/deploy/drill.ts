@@ -21,7 +21,9 @@
  * fixed address and the site's pods a host alias for its Service name (the Service's stable
  * address), and plays the endpoints and the preStop pause. Every other field is the chart's.
  * Needs the engine of tests/containers/engine.sh, the site's image and the Valkey stand-in
- * (tests/containers/valkey); `node tests/deploy/drill.ts <image> <helm binary>`.
+ * (tests/containers/valkey); `node tests/deploy/drill.ts <image> <helm binary> [chart]`. With a
+ * chart (a release's, pulled from its registry), the image is the one its defaults name, and
+ * the drill fails unless that is <image>; without one, it installs ./helm with <image>.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -33,8 +35,8 @@ import { parseAllDocuments, stringify } from 'yaml'
 import { freePort } from '#tests/helpers/net.ts'
 import { startSmtpServer } from '#tests/helpers/smtp.ts'
 
-const [image, helmBinary] = process.argv.slice(2)
-if (!image || !helmBinary) throw new Error('usage: drill.ts <image> <helm binary>')
+const [image, helmBinary, releasedChart] = process.argv.slice(2)
+if (!image || !helmBinary) throw new Error('usage: drill.ts <image> <helm binary> [chart]')
 const VALKEY = process.env.TEST_VALKEY_IMAGE ?? 'localhost/modernwerk-test/valkey:1'
 const ROOT = join(import.meta.dirname, '..', '..')
 // Names of this run's own (release, network, pods, volumes, secrets): a run killed before its
@@ -113,7 +115,7 @@ type Manifest = {
 function render(values: string[]): Manifest[] {
   const output = execFileSync(
     helmBinary as string,
-    ['template', RELEASE, join(ROOT, 'helm'), ...values],
+    ['template', RELEASE, releasedChart ?? join(ROOT, 'helm'), ...values],
     {
       encoding: 'utf8',
     },
@@ -340,7 +342,8 @@ const [valkeyRepository, valkeyTag] = [
 ]
 /** What a real install must set, and only that (docs/operations.md#what-a-production-install-must-set). */
 const INSTALL = [
-  `image.repository=${repository}`,
+  ...(releasedChart ? [] : [`image.repository=${repository}`]),
+  // Pulled (and verified) before the drill, or built here: nothing is pulled during it.
   'image.pullPolicy=Never',
   'httpRoute.enabled=true',
   'httpRoute.parentRefs[0].name=public',
@@ -354,7 +357,8 @@ const INSTALL = [
   'redis.image.pullPolicy=Never',
 ]
   .flatMap((value) => ['--set', value])
-  .concat('--set-string', `image.tag=${tag}`, '--set-string', `redis.image.tag=${valkeyTag}`)
+  .concat(releasedChart ? [] : ['--set-string', `image.tag=${tag}`])
+  .concat('--set-string', `redis.image.tag=${valkeyTag}`)
 
 const playedPods: string[] = []
 let volume = ''
@@ -369,6 +373,9 @@ try {
   log(
     `rendered the defaults: ${replicas} site pods, ${statefulSet.metadata.name} with its password Secret`,
   )
+  const siteImage = deployment.spec?.template?.spec.containers[0]?.image
+  if (siteImage !== image) throw new Error(`the chart runs ${siteImage}, not ${image}`)
+  if (releasedChart) log(`the released chart's default image: ${siteImage}`)
 
   // Redis: the StatefulSet's pod on its claim's volume, at its Service's address.
   const redisSpec = structuredClone(statefulSet.spec?.template?.spec) as PodSpec

@@ -77,10 +77,22 @@ describe('supply chain: pinned images and the update bot', () => {
     const base = baseImage()
     expect(base.version, `BASE_IMAGE ${base.line}`).toBeDefined()
     expect(base.digest).toBeDefined()
-    // The line of package.json's engines and .nvmrc, and a Debian release with security support.
-    const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines
-    expect(engines.node).toBe(`>=${base.major}`)
+    // Development uses the line production runs (.nvmrc); package.json's engines still allow
+    // the previous LTS line, no newer than the image's (docs/decisions/node-26-in-the-image.md),
+    // and @types/node stays on that oldest line, so the code uses nothing it lacks. A Debian
+    // release with security support.
     expect(read('.nvmrc').trim()).toBe(base.major)
+    const manifest = JSON.parse(read('package.json')) as {
+      engines: { node: string }
+      devDependencies: Record<string, string>
+    }
+    const oldest = /^>=(\d+)$/.exec(manifest.engines.node)?.[1]
+    expect(Number(oldest)).toBe(Number(base.major) - 2)
+    expect(manifest.devDependencies['@types/node']).toMatch(new RegExp(`^\\^${oldest}\\.`))
+    const typesRule = renovate.packageRules.find((rule) =>
+      rule.matchPackageNames?.includes('@types/node'),
+    )
+    expect(typesRule?.allowedVersions).toBe(`<${Number(oldest) + 1}`)
     expect(['trixie']).toContain(base.release)
     // The update bot keeps it on that line.
     const nodeRule = renovate.packageRules.find((rule) =>
