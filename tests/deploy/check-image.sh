@@ -97,23 +97,30 @@ podman rmi -f "${released%@*}" >/dev/null
 # The chart, pulled by name and version and verified against the release key by Helm 3 and
 # Helm 4; a key that did not sign it is refused.
 chart="oci://$registry/charts/modernization-partners-web"
-mkdir "$release_work/pulled" "$release_work/pulled4"
+mkdir "$release_work/pulled" "$release_work/pulled4" "$release_work/other"
 "$helm_bin" pull "$chart" --version "$version" --plain-http --verify \
   --keyring "$release_work/release/release-key.gpg" -d "$release_work/pulled" >/dev/null 2>&1 ||
   fail "helm pull --verify (Helm 3) of $chart $version failed"
 "$helm4_bin" pull "$chart" --version "$version" --plain-http --verify \
   --keyring "$release_work/release/release-key.gpg" -d "$release_work/pulled4" >/dev/null 2>&1 ||
   fail "helm pull --verify (Helm 4) of $chart $version failed"
-gpg --batch --quiet --passphrase '' --quick-gen-key 'Not the release key <other@example.invalid>' ed25519 sign never 2>/dev/null
+# RSA, as the release key: Helm 3 cannot read an EdDSA keyring at all, which would refuse the
+# chart for the wrong reason.
+gpg --batch --quiet --passphrase '' --quick-gen-key 'Not the release key <other@example.invalid>' rsa2048 sign never 2>/dev/null
 gpg --batch --export other@example.invalid >"$release_work/other-key.gpg"
-if "$helm_bin" pull "$chart" --version "$version" --plain-http --verify \
-  --keyring "$release_work/other-key.gpg" -d "$release_work/other" >/dev/null 2>&1; then
-  fail "helm pull --verify accepted a chart with a key that did not sign it"
-fi
+for helm in "$helm_bin" "$helm4_bin"; do
+  refusal=$("$helm" pull "$chart" --version "$version" --plain-http --verify \
+    --keyring "$release_work/other-key.gpg" -d "$release_work/other" 2>&1) &&
+    fail "helm pull --verify ($helm) accepted the chart with a key that did not sign it"
+  grep -q 'signature made by unknown entity' <<<"$refusal" ||
+    fail "helm pull --verify ($helm) refused the chart for another reason: $refusal"
+done
 # What an operator's `helm install <chart> --version … --verify` renders, from the registry.
 "$helm_bin" template web "$chart" --version "$version" --plain-http --verify \
   --keyring "$release_work/release/release-key.gpg" >"$release_work/installed.yaml" 2>"$release_work/template.log" ||
   fail "helm template --verify of $chart $version failed: $(cat "$release_work/template.log")"
+grep -qF "image: \"$released\"" "$release_work/installed.yaml" ||
+  fail "helm template --verify of $chart $version does not run the released image $released"
 tar -xzf "$release_work/pulled/modernization-partners-web-$version.tgz" -C "$release_work/pulled"
 pulled_chart="$release_work/pulled/modernization-partners-web"
 read -r repository tag digest < <(node -p "const { image } = require('yaml').parse(
@@ -134,10 +141,10 @@ policy() {
 }
 policy "$release_work/release/release-key.gpg" >"$release_work/policy.json"
 policy "$release_work/other-key.gpg" >"$release_work/other-policy.json"
-if skopeo copy --quiet --policy "$release_work/other-policy.json" --registries.d "$release_work/registries.d" \
-  --src-tls-verify=false "docker://$repository@$digest" "dir:$release_work/other" >/dev/null 2>&1; then
+refusal=$(skopeo copy --quiet --policy "$release_work/other-policy.json" --registries.d "$release_work/registries.d" \
+  --src-tls-verify=false "docker://$repository@$digest" "dir:$release_work/other-image" 2>&1) &&
   fail "the image was accepted under a policy naming a key that did not sign it"
-fi
+grep -qi 'signature' <<<"$refusal" || fail "the image was refused for another reason: $refusal"
 pulled_image="$repository:$tag"
 skopeo copy --quiet --policy "$release_work/policy.json" --registries.d "$release_work/registries.d" \
   --src-tls-verify=false "docker://$repository@$digest" "containers-storage:$pulled_image" ||
