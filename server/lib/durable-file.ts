@@ -5,12 +5,9 @@ import { open } from 'node:fs/promises'
  * the forms' key): the file's data is synced before it is closed, the folder after a rename.
  */
 
-/**
- * Writes `data` to `path` (owner-only) and syncs it to the disk. `exclusive`: only if no such
- * file exists yet (else an `EEXIST` error), so two processes never both make one.
- */
-export async function writeDurably(path: string, data: string, { exclusive = false } = {}) {
-  const handle = await open(path, exclusive ? 'wx' : 'w', 0o600)
+/** Writes `data` to `path` (owner-only) and syncs it to the disk. */
+export async function writeDurably(path: string, data: string) {
+  const handle = await open(path, 'w', 0o600)
   try {
     await handle.writeFile(data, 'utf8')
     await handle.sync()

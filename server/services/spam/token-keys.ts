@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { once } from 'node:events'
-import { mkdir, readFile } from 'node:fs/promises'
+import { link, mkdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Redis } from 'ioredis'
 import { syncDirectory, writeDurably } from '../../lib/durable-file.ts'
@@ -52,9 +52,12 @@ function parseStoredKey(text: string): Buffer | null {
 }
 
 /**
- * The key kept in `dir`: read if there, else made and written once. The file is created
- * exclusively (`wx`): two processes starting on one folder agree on the first one's key. An
- * unreadable or damaged file is an error (replacing it would void every open form silently).
+ * The key kept in `dir`: read if there, else made and written once. The key is written whole
+ * under a name of its own, then hard-linked to the file's name: the link either makes the
+ * file, complete, or fails because another process made it first, so two processes starting on
+ * one folder agree on the first one's key, and neither ever reads a file still being written
+ * (as it could between an exclusive create and its write). An unreadable or damaged file is an
+ * error (replacing it would void every open form silently).
  */
 export async function storedFileKey(dir: string): Promise<Buffer> {
   const path = join(dir, STORED_KEY_FILE)
@@ -71,14 +74,19 @@ export async function storedFileKey(dir: string): Promise<Buffer> {
   // The first start on a new data folder comes before the outbox makes it: made here the same
   // way (owner-only).
   await mkdir(dir, { recursive: true, mode: 0o700 })
+  // `.tmp`: the outbox removes such a file only once a crash has left it for minutes.
+  const draft = `${path}.${randomUUID()}.tmp`
   try {
-    await writeDurably(path, `${key.toString('base64')}\n`, { exclusive: true })
+    await writeDurably(draft, `${key.toString('base64')}\n`)
+    await link(draft, path)
     await syncDirectory(dir)
     return key
   } catch (error) {
     // Another process made it first: its key is the one.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return storedFileKey(dir)
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return await storedFileKey(dir)
     throw error
+  } finally {
+    await rm(draft, { force: true })
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
@@ -48,10 +48,15 @@ describe('the key kept beside the outbox', () => {
     expect(await storedFileKey(dir)).toEqual(first)
   })
 
-  it('is the same for processes starting side by side on one folder', async () => {
-    const dir = tempDir()
-    const keys = await Promise.all(Array.from({ length: 8 }, () => storedFileKey(dir)))
-    expect(new Set(keys.map((key) => key.toString('hex'))).size).toBe(1)
+  it('is the same for processes starting side by side on one folder, and never read half-written', async () => {
+    // 50 folders: a reader between another's create and write showed up in about one start
+    // of seven on a fresh folder (2026-11-30), so one folder alone would mostly pass.
+    for (let round = 0; round < 50; round++) {
+      const dir = tempDir()
+      const keys = await Promise.all(Array.from({ length: 8 }, () => storedFileKey(dir)))
+      expect(new Set(keys.map((key) => key.toString('hex'))).size).toBe(1)
+      expect(readdirSync(dir)).toEqual([STORED_KEY_FILE])
+    }
   })
 
   it('is never replaced when damaged: the error says which file', async () => {
